@@ -1,0 +1,334 @@
+//! `Solver`: the exact minimum deadwood of a hand, its best arrangement and its best discards.
+
+use std::fmt;
+
+use gin_cards::{CardSet, Suit};
+
+use crate::tables::{ACE_HIGH, ACE_LOW, Tables};
+use crate::{Arrangement, Meld, MeldKind};
+
+/// One bit per suit lane at rank 0: shifted left by a rank, the four cards of that rank.
+const RANK_BITS: u64 = 0x0001_0001_0001_0001;
+
+/// The exact deadwood solver under one ace rule.
+///
+/// Runs come from per-suit tables of the best run cover (see `tables.rs`); sets are the only
+/// thing that couples suits, so the solver tries each way of taking sets out of the ranks that
+/// hold three or four cards (none, all, or, for four, each three) and looks the four suits up
+/// for what is left. A hand of 11 cards has at most three such ranks, and a typical hand none,
+/// so most hands cost four table lookups. Nothing allocates.
+#[derive(Clone, Copy)]
+pub struct Solver {
+    tables: &'static Tables,
+    ace_high: bool,
+}
+
+/// The best discards of a hand: the least deadwood left after discarding one card, and every
+/// card whose discard leaves that much.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct BestDiscards {
+    /// The least deadwood of the hand less one card.
+    pub deadwood: u32,
+    /// The cards whose discard reaches it (empty only for an empty hand).
+    pub discards: CardSet,
+}
+
+impl Solver {
+    /// Aces low, as in every preset.
+    pub const ACE_LOW: Solver = Solver { tables: &ACE_LOW, ace_high: false };
+
+    /// A solver for this ace rule: with `ace_high`, Q-K-A also counts as a run (K-A-2 never does).
+    pub const fn new(ace_high: bool) -> Solver {
+        if ace_high { Solver { tables: &ACE_HIGH, ace_high } } else { Solver::ACE_LOW }
+    }
+
+    /// Whether Q-K-A counts as a run.
+    pub const fn ace_high(self) -> bool {
+        self.ace_high
+    }
+
+    /// The least deadwood of all the cards of `hand` (any size; built for up to 11 cards).
+    #[inline]
+    pub fn min_deadwood(self, hand: CardSet) -> u32 {
+        let bits = hand.bits();
+        match set_ranks(bits) {
+            0 => self.runs(bits),
+            ranks => self.min_with_sets(bits, ranks),
+        }
+    }
+
+    /// One arrangement of `hand` with the least deadwood: its melds and unmelded cards.
+    pub fn best_arrangement(self, hand: CardSet) -> Arrangement {
+        let bits = hand.bits();
+        let mut search = SetSearch { best: u32::MAX, best_sets: [0; 13], chosen: [0; 13] };
+        self.arrange_with_sets(bits, set_ranks(bits), 0, &mut search);
+        let mut arrangement = Arrangement::unmelded_hand(hand);
+        let mut rest = bits;
+        for &set in search.best_sets.iter().take_while(|&&set| set != 0) {
+            let cards = CardSet::from_bits_truncate(set);
+            arrangement.push(Meld::new_unchecked(cards, MeldKind::Set));
+            rest &= !set;
+        }
+        for suit in Suit::ALL {
+            self.push_runs(&mut arrangement, suit, CardSet::from_bits_truncate(rest).suit_mask(suit));
+        }
+        debug_assert_eq!(arrangement.deadwood(), search.best);
+        arrangement
+    }
+
+    /// The least deadwood after discarding one card, and all the discards that reach it.
+    ///
+    /// For an 11-card hand this is the deadwood the player can knock with; an empty hand has no
+    /// discard and gives deadwood 0 with no cards.
+    pub fn best_discards(self, hand: CardSet) -> BestDiscards {
+        let bits = hand.bits();
+        if bits == 0 {
+            return BestDiscards { deadwood: 0, discards: CardSet::EMPTY };
+        }
+        let mut best = BestDiscards { deadwood: u32::MAX, discards: CardSet::EMPTY };
+        self.discards_with_sets(bits, set_ranks(bits), &mut best);
+        best
+    }
+
+    /// Whether an 11-card hand may knock under `limit`: some discard leaves at most `limit`.
+    pub fn can_knock(self, hand: CardSet, limit: u32) -> bool {
+        self.best_discards(hand).deadwood <= limit
+    }
+
+    /// Whether every card of the hand can be melded: gin for 10 cards, big gin for 11.
+    pub fn is_gin(self, hand: CardSet) -> bool {
+        self.min_deadwood(hand) == 0
+    }
+
+    /// Run-only deadwood of the four suits of `bits`.
+    #[inline(always)]
+    fn runs(self, bits: u64) -> u32 {
+        let t = &self.tables.runs;
+        u32::from(t[(bits & 0x1fff) as usize])
+            + u32::from(t[(bits >> 16 & 0x1fff) as usize])
+            + u32::from(t[(bits >> 32 & 0x1fff) as usize])
+            + u32::from(t[(bits >> 48 & 0x1fff) as usize])
+    }
+
+    /// The least deadwood of `rest`, trying each set choice for the ranks in `ranks`.
+    fn min_with_sets(self, rest: u64, ranks: u16) -> u32 {
+        if ranks == 0 {
+            return self.runs(rest);
+        }
+        let same = rest & RANK_BITS << ranks.trailing_zeros();
+        let ranks = ranks & (ranks - 1);
+        let mut best = self.min_with_sets(rest & !same, ranks);
+        if best == 0 {
+            return 0;
+        }
+        best = best.min(self.min_with_sets(rest, ranks));
+        if same.count_ones() == 4 {
+            let mut each = same;
+            while each != 0 && best != 0 {
+                let card = each & each.wrapping_neg();
+                best = best.min(self.min_with_sets(rest & !(same ^ card), ranks));
+                each &= each - 1;
+            }
+        }
+        best
+    }
+
+    /// As `min_with_sets`, remembering the sets of the best choice in `search`.
+    fn arrange_with_sets(self, rest: u64, ranks: u16, depth: usize, search: &mut SetSearch) {
+        if ranks == 0 {
+            let deadwood = self.runs(rest);
+            if deadwood < search.best {
+                search.best = deadwood;
+                search.best_sets = search.chosen;
+                search.best_sets[depth..].fill(0);
+            }
+            return;
+        }
+        let same = rest & RANK_BITS << ranks.trailing_zeros();
+        let ranks = ranks & (ranks - 1);
+        search.chosen[depth] = same;
+        self.arrange_with_sets(rest & !same, ranks, depth + 1, search);
+        if same.count_ones() == 4 {
+            let mut each = same;
+            while each != 0 {
+                let card = each & each.wrapping_neg();
+                search.chosen[depth] = same ^ card;
+                self.arrange_with_sets(rest & !(same ^ card), ranks, depth + 1, search);
+                each &= each - 1;
+            }
+        }
+        search.chosen[depth] = 0;
+        // No set of this rank: the next rank's choice takes this slot.
+        self.arrange_with_sets(rest, ranks, depth, search);
+    }
+
+    /// As `min_with_sets`, but for the hand less its best discard, folding leaves into `best`.
+    fn discards_with_sets(self, rest: u64, ranks: u16, best: &mut BestDiscards) {
+        if ranks == 0 {
+            self.discard_leaf(rest, best);
+            return;
+        }
+        let same = rest & RANK_BITS << ranks.trailing_zeros();
+        let ranks = ranks & (ranks - 1);
+        self.discards_with_sets(rest & !same, ranks, best);
+        self.discards_with_sets(rest, ranks, best);
+        if same.count_ones() == 4 {
+            let mut each = same;
+            while each != 0 {
+                let card = each & each.wrapping_neg();
+                self.discards_with_sets(rest & !(same ^ card), ranks, best);
+                each &= each - 1;
+            }
+        }
+    }
+
+    /// With the sets fixed, the best single discard among the cards left for runs: all suits as
+    /// they are but one, which drops its best card.
+    #[inline]
+    fn discard_leaf(self, rest: u64, best: &mut BestDiscards) {
+        let t = self.tables;
+        let masks = [
+            (rest & 0x1fff) as usize,
+            (rest >> 16 & 0x1fff) as usize,
+            (rest >> 32 & 0x1fff) as usize,
+            (rest >> 48 & 0x1fff) as usize,
+        ];
+        let total: u32 = masks.iter().map(|&m| u32::from(t.runs[m])).sum();
+        for (lane, &mask) in masks.iter().enumerate() {
+            if mask == 0 {
+                continue;
+            }
+            let deadwood = total - u32::from(t.runs[mask]) + u32::from(t.drop[mask]);
+            let which = CardSet::from_bits_truncate(u64::from(t.drop_which[mask]) << (16 * lane));
+            if deadwood < best.deadwood {
+                *best = BestDiscards { deadwood, discards: which };
+            } else if deadwood == best.deadwood {
+                best.discards |= which;
+            }
+        }
+    }
+
+    /// Adds to `arrangement` the runs of one suit's best run cover of `mask`, longest runs first.
+    fn push_runs(self, arrangement: &mut Arrangement, suit: Suit, mut mask: u16) {
+        let low_runs = &ACE_LOW.runs;
+        let target = self.tables.runs[usize::from(mask)];
+        let mut push = |bits: u16| {
+            let cards = CardSet::from_suit_mask(suit, bits);
+            arrangement.push(Meld::new_unchecked(cards, MeldKind::Run));
+        };
+        if self.ace_high && mask & 1 == 1 && low_runs[usize::from(mask)] != target {
+            // The ace plays high: it ends a run start..=king.
+            for start in (1..=11).rev() {
+                let run = (0x1fff & !((1u16 << start) - 1)) | 1;
+                if mask & run == run && low_runs[usize::from(mask & !run)] == target {
+                    push(run);
+                    mask &= !run;
+                    break;
+                }
+            }
+        }
+        while mask != 0 {
+            let here = low_runs[usize::from(mask)];
+            let low = mask.trailing_zeros();
+            let mut length = (mask >> low).trailing_ones();
+            while length >= 3 {
+                let run = ((1u16 << length) - 1) << low;
+                if low_runs[usize::from(mask & !run)] == here {
+                    push(run);
+                    mask &= !run;
+                    break;
+                }
+                length -= 1;
+            }
+            if length < 3 {
+                // The lowest card is deadwood.
+                mask &= mask - 1;
+            }
+        }
+    }
+}
+
+/// The state of the search for the best set choice in `best_arrangement`.
+struct SetSearch {
+    best: u32,
+    best_sets: [u64; 13],
+    chosen: [u64; 13],
+}
+
+/// The ranks (as a 13-bit mask) of which `bits` holds three or four cards.
+#[inline(always)]
+const fn set_ranks(bits: u64) -> u16 {
+    let s0 = bits as u16;
+    let s1 = (bits >> 16) as u16;
+    let s2 = (bits >> 32) as u16;
+    let s3 = (bits >> 48) as u16;
+    (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::ACE_LOW
+    }
+}
+
+impl PartialEq for Solver {
+    fn eq(&self, other: &Solver) -> bool {
+        self.ace_high == other.ace_high
+    }
+}
+
+impl Eq for Solver {}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver").field("ace_high", &self.ace_high).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand(text: &str) -> CardSet {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn set_ranks_finds_three_and_four_of_a_kind() {
+        assert_eq!(set_ranks(hand("7S 7H 7D 8C 8H").bits()), 1 << 6);
+        assert_eq!(set_ranks(hand("7S 7H 7D 7C AS AH AC").bits()), 1 << 6 | 1);
+        assert_eq!(set_ranks(hand("7S 7H 8D 8C").bits()), 0);
+    }
+
+    #[test]
+    fn empty_and_tiny_hands() {
+        let solver = Solver::ACE_LOW;
+        assert_eq!(solver.min_deadwood(CardSet::EMPTY), 0);
+        assert_eq!(solver.best_discards(CardSet::EMPTY), BestDiscards { deadwood: 0, discards: CardSet::EMPTY });
+        assert_eq!(solver.min_deadwood(hand("KS")), 10);
+        assert_eq!(solver.best_discards(hand("KS")), BestDiscards { deadwood: 0, discards: hand("KS") });
+        assert_eq!(solver.best_arrangement(hand("KS")).unmelded(), hand("KS"));
+    }
+
+    #[test]
+    fn arrangement_prefers_long_runs_and_ace_high_when_it_helps() {
+        let solver = Solver::new(true);
+        let arrangement = solver.best_arrangement(hand("QS KS AS 2S 5H 6H 7H 8H"));
+        let melds: Vec<String> = arrangement.melds().iter().map(ToString::to_string).collect();
+        assert_eq!(melds, ["QSKSAS", "5H6H7H8H"]);
+        assert_eq!(arrangement.unmelded(), hand("2S"));
+        let low = Solver::ACE_LOW.best_arrangement(hand("AS 2S 3S QS KS"));
+        assert_eq!(low.deadwood(), 20);
+    }
+
+    #[test]
+    fn all_sets() {
+        let solver = Solver::ACE_LOW;
+        let eleven = hand("7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D");
+        assert_eq!(solver.min_deadwood(eleven), 0);
+        assert!(solver.is_gin(eleven));
+        let best = solver.best_discards(eleven);
+        assert_eq!(best.deadwood, 0);
+        assert_eq!(best.discards, hand("7S 7H 7D 7C 8S 8H 8D 8C"));
+    }
+}

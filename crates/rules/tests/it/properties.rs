@@ -1,0 +1,126 @@
+//! The fast solvers against the slow references, on random and meld-dense hands of 0 to 11 cards.
+
+use gin_cards::{Card, CardSet, random};
+use gin_rules::{Arrangement, Meld, Solver, melds_in, reference};
+use proptest::prelude::*;
+
+/// Any 0 to 11 cards.
+fn random_hand() -> impl Strategy<Value = CardSet> {
+    proptest::sample::subsequence((0..52).collect::<Vec<u8>>(), 0..=11).prop_map(to_set)
+}
+
+/// 0 to 11 cards out of five neighbouring ranks in all suits: sets and runs everywhere.
+fn dense_hand() -> impl Strategy<Value = CardSet> {
+    (0u8..9, proptest::sample::subsequence((0..20).collect::<Vec<u8>>(), 0..=11)).prop_map(|(low, picks)| {
+        picks.into_iter().map(|i| card(low + i % 5, i / 5)).collect()
+    })
+}
+
+/// 0 to 11 cards out of the ranks J Q K A 2 3, where the ace rule matters.
+fn corner_hand() -> impl Strategy<Value = CardSet> {
+    proptest::sample::subsequence((0..24).collect::<Vec<u8>>(), 0..=11)
+        .prop_map(|picks| picks.into_iter().map(|i| card((10 + i % 6) % 13, i / 6)).collect())
+}
+
+fn any_hand() -> impl Strategy<Value = CardSet> {
+    prop_oneof![random_hand(), dense_hand(), corner_hand()]
+}
+
+fn card(rank: u8, suit: u8) -> Card {
+    Card::from_index(suit * 13 + rank).expect("rank < 13 and suit < 4")
+}
+
+fn to_set(indices: Vec<u8>) -> CardSet {
+    indices.into_iter().filter_map(Card::from_index).collect()
+}
+
+/// Checks an arrangement: real, disjoint melds inside the hand, and the deadwood adds up.
+fn check_arrangement(arrangement: &Arrangement, hand: CardSet, ace_high: bool) -> Result<(), TestCaseError> {
+    let mut used = CardSet::EMPTY;
+    for meld in arrangement.melds() {
+        let checked = Meld::new(meld.cards(), ace_high);
+        prop_assert_eq!(checked, Ok(*meld), "not a real meld");
+        prop_assert!(meld.cards().is_disjoint(used), "melds overlap in {:?}", arrangement);
+        used |= meld.cards();
+    }
+    prop_assert!(used.is_disjoint(arrangement.unmelded()));
+    prop_assert_eq!(used | arrangement.unmelded(), hand);
+    prop_assert_eq!(arrangement.deadwood(), arrangement.unmelded().value());
+    Ok(())
+}
+
+/// A way the knocker might show its melds: disjoint melds of its hand picked in a seeded order,
+/// so not always a best arrangement (RULES.md V8).
+fn shown_melds(knocker: CardSet, ace_high: bool, seed: u64) -> Vec<Meld> {
+    let mut melds = melds_in(knocker, ace_high);
+    random::shuffle(&mut random::seeded_rng(seed), &mut melds);
+    let mut used = CardSet::EMPTY;
+    melds.retain(|meld| {
+        let free = meld.cards().is_disjoint(used);
+        if free {
+            used |= meld.cards();
+        }
+        free
+    });
+    melds
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn min_deadwood_matches_the_reference(hand in any_hand(), ace_high in any::<bool>()) {
+        let solver = Solver::new(ace_high);
+        prop_assert_eq!(solver.min_deadwood(hand), reference::min_deadwood(hand, ace_high), "{}", hand);
+    }
+
+    #[test]
+    fn best_arrangement_is_valid_and_least(hand in any_hand(), ace_high in any::<bool>()) {
+        let solver = Solver::new(ace_high);
+        let arrangement = solver.best_arrangement(hand);
+        check_arrangement(&arrangement, hand, ace_high)?;
+        prop_assert_eq!(arrangement.deadwood(), reference::min_deadwood(hand, ace_high));
+    }
+
+    #[test]
+    fn best_discards_match_the_reference(hand in any_hand(), ace_high in any::<bool>()) {
+        let solver = Solver::new(ace_high);
+        let fast = solver.best_discards(hand);
+        let slow = reference::best_discards(hand, ace_high);
+        prop_assert_eq!((fast.deadwood, fast.discards), slow, "{}", hand);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn defense_matches_the_reference(
+        dense in any::<bool>(),
+        low in 0u8..9,
+        deal in proptest::sample::subsequence((0..52).collect::<Vec<u8>>(), 20),
+        order in any::<u64>(),
+        ace_high in any::<bool>(),
+    ) {
+        // Twenty cards, from a dense window of ranks or from the whole deck; ten each.
+        let cards: Vec<Card> = if dense {
+            let mut window: Vec<Card> = (0..20).map(|i| card((low + i % 5) % 13, i / 5)).collect();
+            random::shuffle(&mut random::seeded_rng(order), &mut window);
+            window
+        } else {
+            deal.iter().filter_map(|&i| Card::from_index(i)).collect()
+        };
+        let knocker: CardSet = cards[..10].iter().copied().collect();
+        let defender: CardSet = cards[10..].iter().copied().collect();
+        let solver = Solver::new(ace_high);
+        let melds = shown_melds(knocker, ace_high, order);
+        let defense = solver.defend(&melds, defender);
+        prop_assert_eq!(defense.deadwood, reference::defend(&melds, defender, ace_high), "{} vs {:?}", defender, melds);
+        prop_assert!(defense.laid_off.is_subset(defender));
+        prop_assert!(reference::is_valid_layoff(&melds, defense.laid_off, ace_high));
+        check_arrangement(&defense.arrangement, defender - defense.laid_off, ace_high)?;
+        prop_assert_eq!(defense.arrangement.deadwood(), defense.deadwood);
+        // Laying off never leaves more than the defender's own best melds would.
+        prop_assert!(defense.deadwood <= solver.min_deadwood(defender));
+    }
+}
