@@ -198,7 +198,7 @@ impl Card {
     /// The card with this dense index (`suit * 13 + rank`, 0..52), if any.
     pub const fn from_index(index: u8) -> Option<Card> {
         if index < 52 {
-            Some(Card((index / 13) << 4 | index % 13))
+            Some(Card(((index / 13) << 4) | (index % 13)))
         } else {
             None
         }

@@ -18,7 +18,13 @@ pub struct Defense {
 
 /// The cards at rank positions `from`, `from + step`, … of one suit that `hand` holds without a gap,
 /// within positions 0..=`last` (13 is the ace played high), at most 13 of them.
-fn chain(hand: CardSet, suit: gin_cards::Suit, from: i32, step: i32, last: i32) -> ([Card; 13], usize) {
+fn chain(
+    hand: CardSet,
+    suit: gin_cards::Suit,
+    from: i32,
+    step: i32,
+    last: i32,
+) -> ([Card; 13], usize) {
     let mut cards = [Card::new(Rank::Ace, suit); 13];
     let mut len = 0;
     let mut position = from;
@@ -49,7 +55,11 @@ impl Solver {
         let (deadwood, laid_off) = best;
         let arrangement = self.best_arrangement(hand - laid_off);
         debug_assert_eq!(arrangement.deadwood(), deadwood);
-        Defense { deadwood, laid_off, arrangement }
+        Defense {
+            deadwood,
+            laid_off,
+            arrangement,
+        }
     }
 
     /// Tries every choice of layoffs on `melds[0]`, then the rest, with `laid` already laid off.
@@ -74,7 +84,9 @@ impl Solver {
                 }
             }
             MeldKind::Run => {
-                let Some((suit, low, high)) = meld.run_span() else { return };
+                let Some((suit, low, high)) = meld.run_span() else {
+                    return;
+                };
                 let top = if self.ace_high() { 13 } else { 12 };
                 let (below, below_len) = chain(free, suit, i32::from(low) - 1, -1, top);
                 let (above, above_len) = chain(free, suit, i32::from(high) + 1, 1, top);
@@ -108,7 +120,10 @@ mod tests {
     }
 
     fn melds(texts: &[&str]) -> Vec<Meld> {
-        texts.iter().map(|t| Meld::new(cards(t), false).unwrap()).collect()
+        texts
+            .iter()
+            .map(|t| Meld::new(cards(t), false).unwrap())
+            .collect()
     }
 
     #[test]

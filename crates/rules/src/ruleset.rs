@@ -290,6 +290,11 @@ impl Ruleset {
         }
     }
 
+    /// The deadwood solver for this ruleset's ace rule.
+    pub const fn solver(&self) -> crate::Solver {
+        crate::Solver::new(self.ace_high)
+    }
+
     /// The knock limit of a hand whose first upcard is `upcard`: the fixed limit, or under
     /// Oklahoma the upcard's deadwood value with an ace meaning 0 (gin only).
     pub const fn knock_limit_for(&self, upcard: Card) -> u32 {
