@@ -35,17 +35,13 @@ fn main() -> ExitCode {
 
 /// The workspace root: the parent of this crate's folder.
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 fn run_tidy() -> anyhow::Result<()> {
     let problems = tidy::check_workspace(&workspace_root())?;
     if problems.is_empty() {
-        println!(
-            "tidy: the crates are layered cards <- rules <- engine <- ai <- cli and their manifests are tidy"
-        );
+        println!("tidy: the crates are layered cards <- rules <- engine <- ai <- cli and their manifests are tidy");
         return Ok(());
     }
     for problem in &problems {

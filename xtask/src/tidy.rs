@@ -23,8 +23,7 @@ pub fn check_workspace(root: &Path) -> anyhow::Result<Vec<String>> {
             continue;
         }
         let name = entry.file_name().to_string_lossy().into_owned();
-        let text = fs::read_to_string(&manifest)
-            .with_context(|| format!("cannot read {}", manifest.display()))?;
+        let text = fs::read_to_string(&manifest).with_context(|| format!("cannot read {}", manifest.display()))?;
         problems.extend(check_manifest(&name, &text));
     }
     Ok(problems)
@@ -39,10 +38,7 @@ pub fn check_manifest(crate_dir: &str, manifest: &str) -> Vec<String> {
     let mut lints_from_workspace = false;
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
-            section = line
-                .trim_matches(|c| c == '[' || c == ']')
-                .trim()
-                .to_owned();
+            section = line.trim_matches(|c| c == '[' || c == ']').trim().to_owned();
             // `[dependencies.gin-cli]` names a dependency in its header.
             if let Some((table, dep)) = section.rsplit_once('.') {
                 if is_dependency_table(table) {
@@ -71,9 +67,7 @@ pub fn check_manifest(crate_dir: &str, manifest: &str) -> Vec<String> {
         }
     }
     if !lints_from_workspace {
-        problems.push(format!(
-            "crates/{crate_dir}: add `[lints] workspace = true` to take the workspace lints"
-        ));
+        problems.push(format!("crates/{crate_dir}: add `[lints] workspace = true` to take the workspace lints"));
     }
     problems
 }
@@ -83,12 +77,7 @@ fn is_dependency_table(section: &str) -> bool {
     section.ends_with("dependencies") && !section.starts_with("workspace")
 }
 
-fn check_dependency(
-    crate_dir: &str,
-    me: Option<usize>,
-    dep: &str,
-    from_workspace: Option<bool>,
-) -> Vec<String> {
+fn check_dependency(crate_dir: &str, me: Option<usize>, dep: &str, from_workspace: Option<bool>) -> Vec<String> {
     let mut problems = Vec::new();
     let dep = dep.trim_matches('"');
     let layer = dep.strip_prefix("gin-").unwrap_or(dep);
@@ -124,10 +113,7 @@ mod tests {
         let manifest = "[package]\nname = \"gin-rules\"\n\n[dependencies]\ngin-cards.workspace = true\ngin-engine.workspace = true\n\n[lints]\nworkspace = true\n";
         let problems = check_manifest("rules", manifest);
         assert_eq!(problems.len(), 1, "{problems:?}");
-        assert!(
-            problems[0].contains("crates/rules depends on gin-engine"),
-            "{problems:?}"
-        );
+        assert!(problems[0].contains("crates/rules depends on gin-engine"), "{problems:?}");
     }
 
     #[test]
@@ -139,15 +125,9 @@ mod tests {
 
     #[test]
     fn local_versions_and_missing_lints_are_caught() {
-        let problems = check_manifest(
-            "cli",
-            "[dependencies]\nclap = \"4\"\ngin-cards.workspace = true\n",
-        );
+        let problems = check_manifest("cli", "[dependencies]\nclap = \"4\"\ngin-cards.workspace = true\n");
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("declare clap once"), "{problems:?}");
-        assert!(
-            problems[1].contains("[lints] workspace = true"),
-            "{problems:?}"
-        );
+        assert!(problems[1].contains("[lints] workspace = true"), "{problems:?}");
     }
 }

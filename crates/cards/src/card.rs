@@ -54,11 +54,7 @@ impl Rank {
 
     /// The rank with this index (0 = ace … 12 = king), if any.
     pub const fn from_index(index: u8) -> Option<Rank> {
-        if index < 13 {
-            Some(Rank::ALL[index as usize])
-        } else {
-            None
-        }
+        if index < 13 { Some(Rank::ALL[index as usize]) } else { None }
     }
 
     /// This rank's index: 0 for the ace … 12 for the king.
@@ -118,11 +114,7 @@ impl Suit {
 
     /// The suit with this index (0 = spades … 3 = clubs), if any.
     pub const fn from_index(index: u8) -> Option<Suit> {
-        if index < 4 {
-            Some(Suit::ALL[index as usize])
-        } else {
-            None
-        }
+        if index < 4 { Some(Suit::ALL[index as usize]) } else { None }
     }
 
     /// This suit's index: 0 = spades, 1 = hearts, 2 = diamonds, 3 = clubs.
@@ -160,11 +152,7 @@ impl Suit {
 impl fmt::Display for Suit {
     /// The letter; with `{:#}` the symbol.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() {
-            write!(f, "{}", self.symbol())
-        } else {
-            write!(f, "{}", self.to_char())
-        }
+        if f.alternate() { write!(f, "{}", self.symbol()) } else { write!(f, "{}", self.to_char()) }
     }
 }
 
@@ -183,11 +171,7 @@ impl Card {
 
     /// The card at this bit position (`suit * 16 + rank`), if that is a card.
     pub const fn from_bit(bit: u8) -> Option<Card> {
-        if bit < 64 && bit & 15 < 13 {
-            Some(Card(bit))
-        } else {
-            None
-        }
+        if bit < 64 && bit & 15 < 13 { Some(Card(bit)) } else { None }
     }
 
     /// The card's bit position in a [`CardSet`](crate::CardSet): `suit * 16 + rank`.
@@ -197,11 +181,7 @@ impl Card {
 
     /// The card with this dense index (`suit * 13 + rank`, 0..52), if any.
     pub const fn from_index(index: u8) -> Option<Card> {
-        if index < 52 {
-            Some(Card(((index / 13) << 4) | (index % 13)))
-        } else {
-            None
-        }
+        if index < 52 { Some(Card(((index / 13) << 4) | (index % 13))) } else { None }
     }
 
     /// The card's dense index, `suit * 13 + rank`, in 0..52.
@@ -277,10 +257,7 @@ mod tests {
     fn chars_round_trip() {
         for rank in Rank::ALL {
             assert_eq!(Rank::from_char(rank.to_char()), Some(rank));
-            assert_eq!(
-                Rank::from_char(rank.to_char().to_ascii_lowercase()),
-                Some(rank)
-            );
+            assert_eq!(Rank::from_char(rank.to_char().to_ascii_lowercase()), Some(rank));
         }
         for suit in Suit::ALL {
             assert_eq!(Suit::from_char(suit.to_char()), Some(suit));

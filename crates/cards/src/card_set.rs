@@ -25,11 +25,7 @@ impl CardSet {
 
     /// The set with these bits, if every set bit is a card (`bit & 15 < 13`).
     pub const fn from_bits(bits: u64) -> Option<CardSet> {
-        if bits & !FULL_BITS == 0 {
-            Some(CardSet(bits))
-        } else {
-            None
-        }
+        if bits & !FULL_BITS == 0 { Some(CardSet(bits)) } else { None }
     }
 
     /// The set with these bits; bits that are not cards are dropped.
@@ -139,11 +135,7 @@ impl CardSet {
 
     /// The first card in iteration order, if any.
     pub const fn first(self) -> Option<Card> {
-        if self.0 == 0 {
-            None
-        } else {
-            Card::from_bit(self.0.trailing_zeros() as u8)
-        }
+        if self.0 == 0 { None } else { Card::from_bit(self.0.trailing_zeros() as u8) }
     }
 
     /// The sum of the cards' deadwood values.
@@ -341,10 +333,7 @@ mod tests {
         assert_eq!(some.complement().len(), 50);
         assert_eq!(!!some, some);
         assert_eq!(CardSet::from_bits(1 << 13), None);
-        assert_eq!(
-            CardSet::from_bits_truncate(1 << 13 | 1),
-            CardSet::from_card(card(Rank::Ace, Suit::Spades))
-        );
+        assert_eq!(CardSet::from_bits_truncate(1 << 13 | 1), CardSet::from_card(card(Rank::Ace, Suit::Spades)));
     }
 
     #[test]
@@ -360,10 +349,7 @@ mod tests {
     #[test]
     fn set_operations() {
         let a = CardSet::from([card(Rank::Ace, Suit::Spades), card(Rank::Two, Suit::Spades)]);
-        let b = CardSet::from([
-            card(Rank::Two, Suit::Spades),
-            card(Rank::Three, Suit::Hearts),
-        ]);
+        let b = CardSet::from([card(Rank::Two, Suit::Spades), card(Rank::Three, Suit::Hearts)]);
         assert_eq!((a | b).len(), 3);
         assert_eq!((a & b).len(), 1);
         assert_eq!((a - b).first(), Some(card(Rank::Ace, Suit::Spades)));
@@ -389,14 +375,8 @@ mod tests {
 
     #[test]
     fn value_sums_deadwood() {
-        assert_eq!(
-            CardSet::FULL.value(),
-            4 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 40)
-        );
-        let hand = CardSet::from([
-            card(Rank::Ace, Suit::Clubs),
-            card(Rank::Queen, Suit::Hearts),
-        ]);
+        assert_eq!(CardSet::FULL.value(), 4 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 40));
+        let hand = CardSet::from([card(Rank::Ace, Suit::Clubs), card(Rank::Queen, Suit::Hearts)]);
         assert_eq!(hand.value(), 11);
     }
 

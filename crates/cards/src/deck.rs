@@ -34,9 +34,7 @@ impl Deck {
 
     /// The 52 cards, spades ace on top, clubs king at the bottom.
     pub fn ordered() -> Deck {
-        Deck {
-            cards: CardSet::FULL.iter().rev().collect(),
-        }
+        Deck { cards: CardSet::FULL.iter().rev().collect() }
     }
 
     /// A deck of these cards, the first on top.
@@ -153,9 +151,7 @@ mod tests {
         let json = serde_json::to_string(&deck).unwrap();
         assert_eq!(json, r#"["AS","KH","2C"]"#);
         assert_eq!(serde_json::from_str::<Deck>(&json).unwrap(), deck);
-        let err = serde_json::from_str::<Deck>(r#"["AS","AS"]"#)
-            .unwrap_err()
-            .to_string();
+        let err = serde_json::from_str::<Deck>(r#"["AS","AS"]"#).unwrap_err().to_string();
         assert!(err.contains("duplicate card AS"), "{err}");
     }
 }

@@ -65,22 +65,14 @@ fn parse_prefix<'a>(text: &'a str, token: &str) -> Result<(Card, &'a str), Parse
     } else {
         let rank = Rank::from_char(first).ok_or_else(|| ParseError::UnknownRank {
             token: token.to_owned(),
-            rank: if first == '1' {
-                "1".to_owned()
-            } else {
-                first.to_string()
-            },
+            rank: if first == '1' { "1".to_owned() } else { first.to_string() },
         })?;
         (rank, chars.as_str())
     };
     let mut chars = rest.chars();
-    let suit_char = chars.next().ok_or_else(|| ParseError::MissingSuit {
-        token: token.to_owned(),
-    })?;
-    let suit = Suit::from_char(suit_char).ok_or_else(|| ParseError::UnknownSuit {
-        token: token.to_owned(),
-        suit: suit_char.to_string(),
-    })?;
+    let suit_char = chars.next().ok_or_else(|| ParseError::MissingSuit { token: token.to_owned() })?;
+    let suit = Suit::from_char(suit_char)
+        .ok_or_else(|| ParseError::UnknownSuit { token: token.to_owned(), suit: suit_char.to_string() })?;
     // Allow a variation selector after a symbol (`♥️`), as some keyboards add one.
     let rest = chars.as_str().trim_start_matches('\u{fe0f}');
     Ok((Card::new(rank, suit), rest))
@@ -94,13 +86,7 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Card, ParseError> {
         let token = s.trim();
         let (card, rest) = parse_prefix(token, token)?;
-        if rest.is_empty() {
-            Ok(card)
-        } else {
-            Err(ParseError::TrailingText {
-                token: token.to_owned(),
-            })
-        }
+        if rest.is_empty() { Ok(card) } else { Err(ParseError::TrailingText { token: token.to_owned() }) }
     }
 }
 
@@ -111,18 +97,12 @@ impl FromStr for CardSet {
     /// cards together (`7S7H7D`). A repeated card is an error.
     fn from_str(s: &str) -> Result<CardSet, ParseError> {
         let mut set = CardSet::EMPTY;
-        for token in s
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-        {
+        for token in s.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
             let mut rest = token;
             while !rest.is_empty() {
                 let (card, after) = parse_prefix(rest, token)?;
                 if !set.insert(card) {
-                    return Err(ParseError::DuplicateCard {
-                        card,
-                        token: token.to_owned(),
-                    });
+                    return Err(ParseError::DuplicateCard { card, token: token.to_owned() });
                 }
                 rest = after;
             }
@@ -149,10 +129,7 @@ impl CardSet {
                 format!("{} or {last}", init.join(", "))
             }
         };
-        Err(ParseError::WrongHandSize {
-            found: set.len(),
-            expected,
-        })
+        Err(ParseError::WrongHandSize { found: set.len(), expected })
     }
 }
 
@@ -162,10 +139,7 @@ impl FromStr for Rank {
     /// Reads a rank: `A`, `2`-`9`, `T` or `10`, `J`, `Q`, `K`, any case.
     fn from_str(s: &str) -> Result<Rank, ParseError> {
         let token = s.trim();
-        let unknown = || ParseError::UnknownRank {
-            token: token.to_owned(),
-            rank: token.to_owned(),
-        };
+        let unknown = || ParseError::UnknownRank { token: token.to_owned(), rank: token.to_owned() };
         if token == "10" {
             return Ok(Rank::Ten);
         }
@@ -183,10 +157,7 @@ impl FromStr for Suit {
     /// Reads a suit: `S H D C` in any case, or `♠ ♥ ♦ ♣`.
     fn from_str(s: &str) -> Result<Suit, ParseError> {
         let token = s.trim();
-        let unknown = || ParseError::UnknownSuit {
-            token: token.to_owned(),
-            suit: token.to_owned(),
-        };
+        let unknown = || ParseError::UnknownSuit { token: token.to_owned(), suit: token.to_owned() };
         let mut chars = token.trim_end_matches('\u{fe0f}').chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Suit::from_char(c).ok_or_else(unknown),
@@ -208,10 +179,7 @@ mod tests {
         for text in ["TS", "ts", "10s", "10S", "T♠", "t♠", "10♠", " TS ", "T♤"] {
             assert_eq!(text.parse::<Card>(), Ok(ten_of_spades()), "{text}");
         }
-        assert_eq!(
-            "7♥\u{fe0f}".parse::<Card>(),
-            Ok(Card::new(Rank::Seven, Suit::Hearts))
-        );
+        assert_eq!("7♥\u{fe0f}".parse::<Card>(), Ok(Card::new(Rank::Seven, Suit::Hearts)));
     }
 
     #[test]
@@ -224,41 +192,12 @@ mod tests {
 
     #[test]
     fn bad_cards_say_what_is_wrong() {
-        assert_eq!(
-            "XS".parse::<Card>(),
-            Err(ParseError::UnknownRank {
-                token: "XS".into(),
-                rank: "X".into()
-            })
-        );
-        assert_eq!(
-            "1S".parse::<Card>(),
-            Err(ParseError::UnknownRank {
-                token: "1S".into(),
-                rank: "1".into()
-            })
-        );
-        assert_eq!(
-            "TX".parse::<Card>(),
-            Err(ParseError::UnknownSuit {
-                token: "TX".into(),
-                suit: "X".into()
-            })
-        );
-        assert_eq!(
-            "T".parse::<Card>(),
-            Err(ParseError::MissingSuit { token: "T".into() })
-        );
-        assert_eq!(
-            "10".parse::<Card>(),
-            Err(ParseError::MissingSuit { token: "10".into() })
-        );
-        assert_eq!(
-            "TSX".parse::<Card>(),
-            Err(ParseError::TrailingText {
-                token: "TSX".into()
-            })
-        );
+        assert_eq!("XS".parse::<Card>(), Err(ParseError::UnknownRank { token: "XS".into(), rank: "X".into() }));
+        assert_eq!("1S".parse::<Card>(), Err(ParseError::UnknownRank { token: "1S".into(), rank: "1".into() }));
+        assert_eq!("TX".parse::<Card>(), Err(ParseError::UnknownSuit { token: "TX".into(), suit: "X".into() }));
+        assert_eq!("T".parse::<Card>(), Err(ParseError::MissingSuit { token: "T".into() }));
+        assert_eq!("10".parse::<Card>(), Err(ParseError::MissingSuit { token: "10".into() }));
+        assert_eq!("TSX".parse::<Card>(), Err(ParseError::TrailingText { token: "TSX".into() }));
         assert_eq!("".parse::<Card>(), Err(ParseError::Empty));
         let message = "QZ".parse::<Card>().unwrap_err().to_string();
         assert!(message.contains("unknown suit `Z` in `QZ`"), "{message}");
@@ -276,23 +215,11 @@ mod tests {
     fn hands_refuse_duplicates_and_wrong_sizes() {
         assert_eq!(
             "AS 2S as".parse::<CardSet>(),
-            Err(ParseError::DuplicateCard {
-                card: Card::new(Rank::Ace, Suit::Spades),
-                token: "as".into()
-            })
+            Err(ParseError::DuplicateCard { card: Card::new(Rank::Ace, Suit::Spades), token: "as".into() })
         );
         let err = CardSet::parse_hand("AS 2S", &[10, 11]).unwrap_err();
-        assert_eq!(
-            err,
-            ParseError::WrongHandSize {
-                found: 2,
-                expected: "10 or 11".into()
-            }
-        );
-        assert_eq!(
-            err.to_string(),
-            "wrong hand size: 2 cards, expected 10 or 11"
-        );
+        assert_eq!(err, ParseError::WrongHandSize { found: 2, expected: "10 or 11".into() });
+        assert_eq!(err.to_string(), "wrong hand size: 2 cards, expected 10 or 11");
         assert!(CardSet::parse_hand("AS 2S", &[2]).is_ok());
     }
 

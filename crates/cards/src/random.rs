@@ -24,10 +24,7 @@ pub fn seeded_rng(seed: u64) -> GinRng {
     let b = splitmix64(a);
     let c = splitmix64(b);
     let d = splitmix64(c);
-    GinRng::new(
-        u128::from(a) << 64 | u128::from(b),
-        u128::from(c) << 64 | u128::from(d),
-    )
+    GinRng::new(u128::from(a) << 64 | u128::from(b), u128::from(c) << 64 | u128::from(d))
 }
 
 /// A uniform draw from `0..bound`, without bias (Lemire's multiply-and-reject).

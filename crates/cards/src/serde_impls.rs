@@ -88,9 +88,7 @@ mod tests {
         let card: Card = "TS".parse().unwrap();
         assert_eq!(serde_json::to_string(&card).unwrap(), r#""TS""#);
         assert_eq!(serde_json::from_str::<Card>(r#""10s""#).unwrap(), card);
-        let err = serde_json::from_str::<Card>(r#""ZS""#)
-            .unwrap_err()
-            .to_string();
+        let err = serde_json::from_str::<Card>(r#""ZS""#).unwrap_err().to_string();
         assert!(err.contains("unknown rank `Z`"), "{err}");
         assert!(serde_json::from_str::<Card>("7").is_err());
         assert_eq!(serde_json::to_string(&Rank::Ten).unwrap(), r#""T""#);
@@ -103,9 +101,7 @@ mod tests {
         let json = serde_json::to_string(&set).unwrap();
         assert_eq!(json, r#"["AS","2S","KC"]"#);
         assert_eq!(serde_json::from_str::<CardSet>(&json).unwrap(), set);
-        let err = serde_json::from_str::<CardSet>(r#"["AS","as"]"#)
-            .unwrap_err()
-            .to_string();
+        let err = serde_json::from_str::<CardSet>(r#"["AS","as"]"#).unwrap_err().to_string();
         assert!(err.contains("duplicate card AS"), "{err}");
     }
 }

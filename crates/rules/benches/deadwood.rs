@@ -12,9 +12,7 @@ use gin_rules::{Meld, Solver};
 /// `count` hands of `size` cards, each the top of a seeded shuffled deck.
 fn hands(size: usize, count: usize) -> Vec<CardSet> {
     let mut rng = random::seeded_rng(2026);
-    (0..count)
-        .map(|_| Deck::shuffled(&mut rng).deal(size).expect("52 cards"))
-        .collect()
+    (0..count).map(|_| Deck::shuffled(&mut rng).deal(size).expect("52 cards")).collect()
 }
 
 fn deadwood(c: &mut Criterion) {

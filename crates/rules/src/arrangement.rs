@@ -46,11 +46,7 @@ const PLACEHOLDER: Meld = Meld::new_unchecked(CardSet::EMPTY, MeldKind::Set);
 impl Arrangement {
     /// An arrangement of `hand` with no melds.
     pub const fn unmelded_hand(hand: CardSet) -> Arrangement {
-        Arrangement {
-            melds: [PLACEHOLDER; MAX_MELDS],
-            len: 0,
-            unmelded: hand,
-        }
+        Arrangement { melds: [PLACEHOLDER; MAX_MELDS], len: 0, unmelded: hand }
     }
 
     /// Checks that `melds` are disjoint and inside `hand`; the rest of the hand is unmelded.
@@ -63,17 +59,11 @@ impl Arrangement {
         for &meld in melds {
             let missing = meld.cards() - hand;
             if !missing.is_empty() {
-                return Err(ArrangementError::NotInHand {
-                    meld: meld.to_string(),
-                    missing,
-                });
+                return Err(ArrangementError::NotInHand { meld: meld.to_string(), missing });
             }
             let shared = meld.cards() & used;
             if !shared.is_empty() {
-                return Err(ArrangementError::Overlap {
-                    meld: meld.to_string(),
-                    shared,
-                });
+                return Err(ArrangementError::Overlap { meld: meld.to_string(), shared });
             }
             used |= meld.cards();
             arrangement.push(meld);
@@ -96,9 +86,7 @@ impl Arrangement {
 
     /// The cards in melds.
     pub fn melded(&self) -> CardSet {
-        self.melds()
-            .iter()
-            .fold(CardSet::EMPTY, |all, meld| all | meld.cards())
+        self.melds().iter().fold(CardSet::EMPTY, |all, meld| all | meld.cards())
     }
 
     /// The cards in no meld.
@@ -119,10 +107,7 @@ impl Arrangement {
 
 impl fmt::Debug for Arrangement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Arrangement")
-            .field("melds", &self.melds())
-            .field("unmelded", &self.unmelded)
-            .finish()
+        f.debug_struct("Arrangement").field("melds", &self.melds()).field("unmelded", &self.unmelded).finish()
     }
 }
 
@@ -133,21 +118,13 @@ impl fmt::Display for Arrangement {
             if i > 0 {
                 f.write_str(if f.alternate() { "  " } else { " " })?;
             }
-            if f.alternate() {
-                write!(f, "{meld:#}")?
-            } else {
-                write!(f, "{meld}")?
-            }
+            if f.alternate() { write!(f, "{meld:#}")? } else { write!(f, "{meld}")? }
         }
         if !self.unmelded.is_empty() {
             if self.len > 0 {
                 f.write_str(" | ")?;
             }
-            if f.alternate() {
-                write!(f, "{:#}", self.unmelded)?
-            } else {
-                write!(f, "{}", self.unmelded)?
-            }
+            if f.alternate() { write!(f, "{:#}", self.unmelded)? } else { write!(f, "{}", self.unmelded)? }
         }
         Ok(())
     }
@@ -181,15 +158,9 @@ mod tests {
         assert_eq!(ok.hand(), hand);
         assert_eq!(ok.to_string(), "7S7H7D 7C8C9C | KH");
         let overlap = Arrangement::new(hand, &[meld("7S 7H 7C"), meld("7C 8C 9C")]).unwrap_err();
-        assert_eq!(
-            overlap.to_string(),
-            "meld 7C8C9C reuses 7C: a card belongs to at most one meld"
-        );
+        assert_eq!(overlap.to_string(), "meld 7C8C9C reuses 7C: a card belongs to at most one meld");
         let missing = Arrangement::new(hand, &[meld("AS 2S 3S")]).unwrap_err();
-        assert_eq!(
-            missing.to_string(),
-            "meld AS2S3S uses AS 2S 3S, which is not in the hand"
-        );
+        assert_eq!(missing.to_string(), "meld AS2S3S uses AS 2S 3S, which is not in the hand");
     }
 
     #[test]
@@ -197,9 +168,6 @@ mod tests {
         let hand: CardSet = "7S 7H 7D KH".parse().unwrap();
         let arrangement = Arrangement::new(hand, &[meld("7S 7H 7D")]).unwrap();
         let json = serde_json::to_string(&arrangement).unwrap();
-        assert_eq!(
-            json,
-            r#"{"melds":[["7S","7H","7D"]],"unmelded":["KH"],"deadwood":10}"#
-        );
+        assert_eq!(json, r#"{"melds":[["7S","7H","7D"]],"unmelded":["KH"],"deadwood":10}"#);
     }
 }

@@ -18,13 +18,7 @@ pub struct Defense {
 
 /// The cards at rank positions `from`, `from + step`, … of one suit that `hand` holds without a gap,
 /// within positions 0..=`last` (13 is the ace played high), at most 13 of them.
-fn chain(
-    hand: CardSet,
-    suit: gin_cards::Suit,
-    from: i32,
-    step: i32,
-    last: i32,
-) -> ([Card; 13], usize) {
+fn chain(hand: CardSet, suit: gin_cards::Suit, from: i32, step: i32, last: i32) -> ([Card; 13], usize) {
     let mut cards = [Card::new(Rank::Ace, suit); 13];
     let mut len = 0;
     let mut position = from;
@@ -55,11 +49,7 @@ impl Solver {
         let (deadwood, laid_off) = best;
         let arrangement = self.best_arrangement(hand - laid_off);
         debug_assert_eq!(arrangement.deadwood(), deadwood);
-        Defense {
-            deadwood,
-            laid_off,
-            arrangement,
-        }
+        Defense { deadwood, laid_off, arrangement }
     }
 
     /// Tries every choice of layoffs on `melds[0]`, then the rest, with `laid` already laid off.
@@ -120,10 +110,7 @@ mod tests {
     }
 
     fn melds(texts: &[&str]) -> Vec<Meld> {
-        texts
-            .iter()
-            .map(|t| Meld::new(cards(t), false).unwrap())
-            .collect()
+        texts.iter().map(|t| Meld::new(cards(t), false).unwrap()).collect()
     }
 
     #[test]

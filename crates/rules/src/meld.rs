@@ -35,9 +35,7 @@ pub enum MeldError {
     )]
     NotSetOrRun(CardSet),
     /// A run that only works with the ace high, under ace-low rules.
-    #[error(
-        "`{0}` is not a meld: aces are low (Q-K-A counts only with the ace_high rule, K-A-2 never)"
-    )]
+    #[error("`{0}` is not a meld: aces are low (Q-K-A counts only with the ace_high rule, K-A-2 never)")]
     AceNotHigh(CardSet),
 }
 
@@ -63,10 +61,7 @@ impl Meld {
         }
         let first = cards.first().expect("three or more cards");
         if cards.is_subset(CardSet::of_rank(first.rank())) {
-            return Ok(Meld {
-                cards,
-                kind: MeldKind::Set,
-            });
+            return Ok(Meld { cards, kind: MeldKind::Set });
         }
         let suit = first.suit();
         let mask = cards.suit_mask(suit);
@@ -74,20 +69,10 @@ impl Meld {
             return Err(MeldError::NotSetOrRun(cards));
         }
         if is_contiguous(mask) {
-            return Ok(Meld {
-                cards,
-                kind: MeldKind::Run,
-            });
+            return Ok(Meld { cards, kind: MeldKind::Run });
         }
         if is_contiguous(ace_high_mask(mask)) {
-            return if ace_high {
-                Ok(Meld {
-                    cards,
-                    kind: MeldKind::Run,
-                })
-            } else {
-                Err(MeldError::AceNotHigh(cards))
-            };
+            return if ace_high { Ok(Meld { cards, kind: MeldKind::Run }) } else { Err(MeldError::AceNotHigh(cards)) };
         }
         Err(MeldError::NotSetOrRun(cards))
     }
@@ -126,18 +111,10 @@ impl Meld {
         let suit = self.cards.first()?.suit();
         let mask = self.cards.suit_mask(suit);
         if is_contiguous(mask) {
-            Some((
-                suit,
-                mask.trailing_zeros() as u8,
-                15 - mask.leading_zeros() as u8,
-            ))
+            Some((suit, mask.trailing_zeros() as u8, 15 - mask.leading_zeros() as u8))
         } else {
             let high = ace_high_mask(mask);
-            Some((
-                suit,
-                high.trailing_zeros() as u8 + 1,
-                16 - high.leading_zeros() as u8,
-            ))
+            Some((suit, high.trailing_zeros() as u8 + 1, 16 - high.leading_zeros() as u8))
         }
     }
 
@@ -263,54 +240,27 @@ mod tests {
 
     #[test]
     fn sets_and_runs_are_melds() {
-        assert_eq!(
-            Meld::new(set("7S 7H 7D"), false).unwrap().kind(),
-            MeldKind::Set
-        );
-        assert_eq!(
-            Meld::new(set("7S 7H 7D 7C"), false).unwrap().kind(),
-            MeldKind::Set
-        );
-        assert_eq!(
-            Meld::new(set("AS 2S 3S"), false).unwrap().kind(),
-            MeldKind::Run
-        );
-        assert_eq!(
-            Meld::new(set("9C TC JC QC KC"), false).unwrap().kind(),
-            MeldKind::Run
-        );
+        assert_eq!(Meld::new(set("7S 7H 7D"), false).unwrap().kind(), MeldKind::Set);
+        assert_eq!(Meld::new(set("7S 7H 7D 7C"), false).unwrap().kind(), MeldKind::Set);
+        assert_eq!(Meld::new(set("AS 2S 3S"), false).unwrap().kind(), MeldKind::Run);
+        assert_eq!(Meld::new(set("9C TC JC QC KC"), false).unwrap().kind(), MeldKind::Run);
     }
 
     #[test]
     fn other_cards_are_not() {
-        assert_eq!(
-            Meld::new(set("7S 7H"), false),
-            Err(MeldError::TooFewCards(set("7S 7H")))
-        );
-        assert_eq!(
-            Meld::new(set("AS 2S 4S"), false),
-            Err(MeldError::NotSetOrRun(set("AS 2S 4S")))
-        );
-        assert_eq!(
-            Meld::new(set("AS 2S 3H"), false),
-            Err(MeldError::NotSetOrRun(set("AS 2S 3H")))
-        );
+        assert_eq!(Meld::new(set("7S 7H"), false), Err(MeldError::TooFewCards(set("7S 7H"))));
+        assert_eq!(Meld::new(set("AS 2S 4S"), false), Err(MeldError::NotSetOrRun(set("AS 2S 4S"))));
+        assert_eq!(Meld::new(set("AS 2S 3H"), false), Err(MeldError::NotSetOrRun(set("AS 2S 3H"))));
         assert!(Meld::new(set("7S 7H 8S"), false).is_err());
     }
 
     #[test]
     fn the_ace_rule() {
-        assert_eq!(
-            Meld::new(set("QS KS AS"), false),
-            Err(MeldError::AceNotHigh(set("QS KS AS")))
-        );
+        assert_eq!(Meld::new(set("QS KS AS"), false), Err(MeldError::AceNotHigh(set("QS KS AS"))));
         assert!(Meld::new(set("QS KS AS"), true).is_ok());
         assert!(Meld::new(set("JS QS KS AS"), true).is_ok());
         for ace_high in [false, true] {
-            assert!(
-                Meld::new(set("KS AS 2S"), ace_high).is_err(),
-                "K-A-2 never counts"
-            );
+            assert!(Meld::new(set("KS AS 2S"), ace_high).is_err(), "K-A-2 never counts");
         }
         let high = Meld::new(set("QS KS AS"), true).unwrap();
         assert_eq!(high.run_span(), Some((Suit::Spades, 11, 13)));

@@ -6,9 +6,7 @@ use std::ops::{Index, IndexMut};
 /// One of the two players of a game.
 ///
 /// Serialized as `"one"` or `"two"`; displayed as `player 1` or `player 2`.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     /// The first player.
@@ -53,9 +51,7 @@ impl fmt::Display for Player {
 /// assert_eq!(points, ByPlayer([10, 25]));
 /// assert_eq!(points.map(|p| p * 2)[Player::Two], 50);
 /// ```
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
 pub struct ByPlayer<T>(pub [T; 2]);
 
@@ -117,10 +113,7 @@ mod tests {
         assert_eq!(Player::Two.to_string(), "player 2");
         assert_eq!(serde_json::to_string(&Player::One).unwrap(), r#""one""#);
         assert_eq!(serde_json::to_string(&Player::Two).unwrap(), r#""two""#);
-        assert_eq!(
-            serde_json::from_str::<Player>(r#""two""#).unwrap(),
-            Player::Two
-        );
+        assert_eq!(serde_json::from_str::<Player>(r#""two""#).unwrap(), Player::Two);
         assert!(serde_json::from_str::<Player>(r#""three""#).is_err());
     }
 

@@ -34,26 +34,18 @@ pub fn best_discards(hand: CardSet, ace_high: bool) -> (u32, CardSet) {
             best.1.insert(card);
         }
     }
-    if hand.is_empty() {
-        (0, CardSet::EMPTY)
-    } else {
-        best
-    }
+    if hand.is_empty() { (0, CardSet::EMPTY) } else { best }
 }
 
 /// Whether `laid` can be laid off on `knocker_melds`: each card goes onto one meld, and each meld
 /// with the cards it receives is still a meld of the same kind.
 pub fn is_valid_layoff(knocker_melds: &[Meld], laid: CardSet, ace_high: bool) -> bool {
-    fn assign(
-        cards: &[gin_cards::Card],
-        melds: &mut [CardSet],
-        kinds: &[MeldKind],
-        ace_high: bool,
-    ) -> bool {
+    fn assign(cards: &[gin_cards::Card], melds: &mut [CardSet], kinds: &[MeldKind], ace_high: bool) -> bool {
         let Some((&card, rest)) = cards.split_first() else {
-            return melds.iter().zip(kinds).all(|(&cards, &kind)| {
-                Meld::new(cards, ace_high).is_ok_and(|meld| meld.kind() == kind)
-            });
+            return melds
+                .iter()
+                .zip(kinds)
+                .all(|(&cards, &kind)| Meld::new(cards, ace_high).is_ok_and(|meld| meld.kind() == kind));
         };
         for i in 0..melds.len() {
             melds[i].insert(card);
@@ -87,10 +79,7 @@ pub fn defend(knocker_melds: &[Meld], hand: CardSet, ace_high: bool) -> u32 {
     let candidates: Vec<_> = related.iter().collect();
     let mut best = min_deadwood(hand, ace_high);
     for subset in 1u32..1 << candidates.len() {
-        let laid: CardSet = (0..candidates.len())
-            .filter(|i| subset >> i & 1 == 1)
-            .map(|i| candidates[i])
-            .collect();
+        let laid: CardSet = (0..candidates.len()).filter(|i| subset >> i & 1 == 1).map(|i| candidates[i]).collect();
         if is_valid_layoff(knocker_melds, laid, ace_high) {
             best = best.min(min_deadwood(hand - laid, ace_high));
         }

@@ -254,23 +254,13 @@ impl Ruleset {
     /// The `eaai` preset, the EAAI 2021 competition rules: no big gin and no game, box or
     /// shutout bonus.
     pub const fn eaai() -> Ruleset {
-        Ruleset {
-            big_gin_bonus: None,
-            game_bonus: 0,
-            box_bonus: 0,
-            shutout_multiplier: 1,
-            ..Ruleset::standard()
-        }
+        Ruleset { big_gin_bonus: None, game_bonus: 0, box_bonus: 0, shutout_multiplier: 1, ..Ruleset::standard() }
     }
 
     /// The `oklahoma` preset: the first upcard sets the knock limit, target 150; spades do not
     /// double.
     pub const fn oklahoma() -> Ruleset {
-        Ruleset {
-            knock_limit: KnockLimit::Upcard,
-            target: 150,
-            ..Ruleset::standard()
-        }
+        Ruleset { knock_limit: KnockLimit::Upcard, target: 150, ..Ruleset::standard() }
     }
 
     /// The preset with this name (one of [`Ruleset::PRESETS`], any case), if any.
@@ -347,8 +337,7 @@ impl Ruleset {
     /// [`RulesetError`] for text that is not a JSON object, an unknown preset or setting, a value
     /// of the wrong type or out of its range (see [`Ruleset::validate`]).
     pub fn from_json(text: &str) -> Result<Ruleset, RulesetError> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|err| RulesetError::Json(err.to_string()))?;
+        let value: Value = serde_json::from_str(text).map_err(|err| RulesetError::Json(err.to_string()))?;
         Ruleset::from_json_value(&value)
     }
 
@@ -391,9 +380,7 @@ impl Ruleset {
         match name {
             "knock_limit" => self.knock_limit = parse("knock_limit", KNOCK_LIMIT_EXPECTED, value)?,
             "gin_bonus" => self.gin_bonus = parse_number("gin_bonus", NUMBER, value)?,
-            "undercut_bonus" => {
-                self.undercut_bonus = parse_number("undercut_bonus", NUMBER, value)?
-            }
+            "undercut_bonus" => self.undercut_bonus = parse_number("undercut_bonus", NUMBER, value)?,
             "big_gin_bonus" => {
                 self.big_gin_bonus = match value {
                     Value::Null => None,
@@ -405,23 +392,14 @@ impl Ruleset {
                 }
             }
             "tie" => self.tie = parse("tie", r#""undercut" or "no_score""#, value)?,
-            "next_dealer" => {
-                self.next_dealer =
-                    parse("next_dealer", r#""alternate", "loser" or "winner""#, value)?
-            }
+            "next_dealer" => self.next_dealer = parse("next_dealer", r#""alternate", "loser" or "winner""#, value)?,
             "target" => self.target = parse_number("target", NUMBER, value)?,
             "game_bonus" => self.game_bonus = parse_number("game_bonus", NUMBER, value)?,
             "box_bonus" => self.box_bonus = parse_number("box_bonus", NUMBER, value)?,
-            "shutout_multiplier" => {
-                self.shutout_multiplier = parse_number("shutout_multiplier", NUMBER, value)?
-            }
-            "stock_end" => {
-                self.stock_end = parse("stock_end", r#""dead_hand" or "reshuffle""#, value)?
-            }
+            "shutout_multiplier" => self.shutout_multiplier = parse_number("shutout_multiplier", NUMBER, value)?,
+            "stock_end" => self.stock_end = parse("stock_end", r#""dead_hand" or "reshuffle""#, value)?,
             "stock_floor" => self.stock_floor = parse_number("stock_floor", NUMBER, value)?,
-            "may_discard_taken_card" => {
-                self.may_discard_taken_card = parse("may_discard_taken_card", BOOL, value)?
-            }
+            "may_discard_taken_card" => self.may_discard_taken_card = parse("may_discard_taken_card", BOOL, value)?,
             "layoffs" => self.layoffs = parse("layoffs", BOOL, value)?,
             "ace_high" => self.ace_high = parse("ace_high", BOOL, value)?,
             "spade_doubles" => self.spade_doubles = parse("spade_doubles", BOOL, value)?,
@@ -448,24 +426,12 @@ impl<'de> Deserialize<'de> for Ruleset {
 }
 
 /// Reads one setting's value, naming the setting and what it takes on a wrong type.
-fn parse<T: DeserializeOwned>(
-    setting: &'static str,
-    expected: &'static str,
-    value: &Value,
-) -> Result<T, RulesetError> {
-    T::deserialize(value).map_err(|_| RulesetError::WrongType {
-        setting,
-        expected,
-        found: describe(value),
-    })
+fn parse<T: DeserializeOwned>(setting: &'static str, expected: &'static str, value: &Value) -> Result<T, RulesetError> {
+    T::deserialize(value).map_err(|_| RulesetError::WrongType { setting, expected, found: describe(value) })
 }
 
 /// Reads a number setting and checks its range.
-fn parse_number(
-    setting: &'static str,
-    expected: &'static str,
-    value: &Value,
-) -> Result<u32, RulesetError> {
+fn parse_number(setting: &'static str, expected: &'static str, value: &Value) -> Result<u32, RulesetError> {
     check_range(setting, parse(setting, expected, value)?)
 }
 
@@ -485,14 +451,7 @@ fn range_of(setting: &str) -> RangeInclusive<u32> {
 /// The number as a `u32` if it is in the setting's range.
 fn check_range(setting: &'static str, value: u64) -> Result<u32, RulesetError> {
     let range = range_of(setting);
-    u32::try_from(value)
-        .ok()
-        .filter(|v| range.contains(v))
-        .ok_or(RulesetError::OutOfRange {
-            setting,
-            range,
-            value,
-        })
+    u32::try_from(value).ok().filter(|v| range.contains(v)).ok_or(RulesetError::OutOfRange { setting, range, value })
 }
 
 /// A JSON value for an error message, cut short if long.
@@ -512,12 +471,7 @@ mod tests {
     use super::*;
 
     fn presets() -> [Ruleset; 4] {
-        [
-            Ruleset::standard(),
-            Ruleset::pagat(),
-            Ruleset::eaai(),
-            Ruleset::oklahoma(),
-        ]
+        [Ruleset::standard(), Ruleset::pagat(), Ruleset::eaai(), Ruleset::oklahoma()]
     }
 
     fn err(text: &str) -> String {
@@ -536,10 +490,7 @@ mod tests {
         assert_eq!(rules.target, 100);
         assert_eq!((rules.game_bonus, rules.box_bonus), (100, 25));
         assert_eq!(rules.shutout_multiplier, 2);
-        assert_eq!(
-            (rules.stock_end, rules.stock_floor),
-            (StockEnd::DeadHand, 2)
-        );
+        assert_eq!((rules.stock_end, rules.stock_floor), (StockEnd::DeadHand, 2));
         assert!(!rules.may_discard_taken_card);
         assert!(rules.layoffs);
         assert!(!rules.ace_high);
@@ -557,18 +508,9 @@ mod tests {
             box_bonus: 20,
             ..standard.clone()
         };
-        let eaai = Ruleset {
-            big_gin_bonus: None,
-            game_bonus: 0,
-            box_bonus: 0,
-            shutout_multiplier: 1,
-            ..standard.clone()
-        };
-        let oklahoma = Ruleset {
-            knock_limit: KnockLimit::Upcard,
-            target: 150,
-            ..standard.clone()
-        };
+        let eaai =
+            Ruleset { big_gin_bonus: None, game_bonus: 0, box_bonus: 0, shutout_multiplier: 1, ..standard.clone() };
+        let oklahoma = Ruleset { knock_limit: KnockLimit::Upcard, target: 150, ..standard.clone() };
         assert_eq!(Ruleset::pagat(), pagat);
         assert_eq!(Ruleset::eaai(), eaai);
         assert_eq!(Ruleset::oklahoma(), oklahoma);
@@ -617,12 +559,7 @@ mod tests {
     #[test]
     fn json_names_every_field() {
         let value = serde_json::to_value(Ruleset::standard()).unwrap();
-        let keys: Vec<&str> = value
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys: Vec<&str> = value.as_object().unwrap().keys().map(String::as_str).collect();
         let mut fields = FIELDS.to_vec();
         fields.sort_unstable();
         assert_eq!(keys, fields);
@@ -647,16 +584,8 @@ mod tests {
 
     #[test]
     fn house_rules_override_a_preset() {
-        let rules =
-            Ruleset::from_json(r#"{"preset": "pagat", "target": 150, "knock_limit": 7}"#).unwrap();
-        assert_eq!(
-            rules,
-            Ruleset {
-                target: 150,
-                knock_limit: KnockLimit::Fixed(7),
-                ..Ruleset::pagat()
-            }
-        );
+        let rules = Ruleset::from_json(r#"{"preset": "pagat", "target": 150, "knock_limit": 7}"#).unwrap();
+        assert_eq!(rules, Ruleset { target: 150, knock_limit: KnockLimit::Fixed(7), ..Ruleset::pagat() });
         let rules = Ruleset::from_json(
             r#"{"knock_limit": "upcard", "spade_doubles": true, "big_gin_bonus": null,
                 "tie": "no_score", "next_dealer": "winner", "stock_end": "reshuffle"}"#,
@@ -675,10 +604,7 @@ mod tests {
             }
         );
         assert_eq!(Ruleset::from_json("{}").unwrap(), Ruleset::standard());
-        assert_eq!(
-            Ruleset::from_json(r#"{"preset": "EAAI"}"#).unwrap(),
-            Ruleset::eaai()
-        );
+        assert_eq!(Ruleset::from_json(r#"{"preset": "EAAI"}"#).unwrap(), Ruleset::eaai());
         let big = Ruleset::from_json(r#"{"preset": "eaai", "big_gin_bonus": 50}"#).unwrap();
         assert_eq!(big.big_gin_bonus, Some(50));
     }
@@ -690,43 +616,22 @@ mod tests {
             "unknown preset `vegas`; valid presets: standard, pagat, eaai, oklahoma"
         );
         let message = err(r#"{"targte": 150}"#);
-        assert!(
-            message.starts_with("unknown setting `targte`; valid settings: preset, knock_limit,"),
-            "{message}"
-        );
+        assert!(message.starts_with("unknown setting `targte`; valid settings: preset, knock_limit,"), "{message}");
         assert!(message.ends_with("ace_high, spade_doubles"), "{message}");
-        assert_eq!(
-            Ruleset::from_json(r#"{"Target": 1}"#),
-            Err(RulesetError::UnknownSetting("Target".into()))
-        );
+        assert_eq!(Ruleset::from_json(r#"{"Target": 1}"#), Err(RulesetError::UnknownSetting("Target".into())));
     }
 
     #[test]
     fn wrong_types_name_the_setting_and_what_it_takes() {
-        assert_eq!(
-            err(r#"{"target": "150"}"#),
-            r#"setting `target` expects a non-negative whole number, found "150""#
-        );
-        assert_eq!(
-            err(r#"{"target": -5}"#),
-            "setting `target` expects a non-negative whole number, found -5"
-        );
-        assert_eq!(
-            err(r#"{"gin_bonus": 2.5}"#),
-            "setting `gin_bonus` expects a non-negative whole number, found 2.5"
-        );
+        assert_eq!(err(r#"{"target": "150"}"#), r#"setting `target` expects a non-negative whole number, found "150""#);
+        assert_eq!(err(r#"{"target": -5}"#), "setting `target` expects a non-negative whole number, found -5");
+        assert_eq!(err(r#"{"gin_bonus": 2.5}"#), "setting `gin_bonus` expects a non-negative whole number, found 2.5");
         assert_eq!(
             err(r#"{"knock_limit": "oklahoma"}"#),
             r#"setting `knock_limit` expects a number from 0 to 10 or "upcard", found "oklahoma""#
         );
-        assert_eq!(
-            err(r#"{"layoffs": "yes"}"#),
-            r#"setting `layoffs` expects true or false, found "yes""#
-        );
-        assert_eq!(
-            err(r#"{"tie": "knocker"}"#),
-            r#"setting `tie` expects "undercut" or "no_score", found "knocker""#
-        );
+        assert_eq!(err(r#"{"layoffs": "yes"}"#), r#"setting `layoffs` expects true or false, found "yes""#);
+        assert_eq!(err(r#"{"tie": "knocker"}"#), r#"setting `tie` expects "undercut" or "no_score", found "knocker""#);
         assert_eq!(
             err(r#"{"next_dealer": 1}"#),
             r#"setting `next_dealer` expects "alternate", "loser" or "winner", found 1"#
@@ -745,47 +650,20 @@ mod tests {
             "setting `preset` expects a preset name: standard, pagat, eaai or oklahoma, found 3"
         );
         let long = err(&format!(r#"{{"target": "{}"}}"#, "x".repeat(100)));
-        assert!(
-            long.ends_with(&format!("found \"{}…", "x".repeat(39))),
-            "{long}"
-        );
+        assert!(long.ends_with(&format!("found \"{}…", "x".repeat(39))), "{long}");
     }
 
     #[test]
     fn nonsensical_values_are_refused() {
         let cases = [
-            (
-                r#"{"target": 0}"#,
-                "setting `target` must be from 1 to 10000, found 0",
-            ),
-            (
-                r#"{"target": 10001}"#,
-                "setting `target` must be from 1 to 10000, found 10001",
-            ),
-            (
-                r#"{"knock_limit": 11}"#,
-                "setting `knock_limit` must be from 0 to 10, found 11",
-            ),
-            (
-                r#"{"shutout_multiplier": 0}"#,
-                "setting `shutout_multiplier` must be from 1 to 10, found 0",
-            ),
-            (
-                r#"{"stock_floor": 31}"#,
-                "setting `stock_floor` must be from 0 to 30, found 31",
-            ),
-            (
-                r#"{"gin_bonus": 1001}"#,
-                "setting `gin_bonus` must be from 0 to 1000, found 1001",
-            ),
-            (
-                r#"{"big_gin_bonus": 5000}"#,
-                "setting `big_gin_bonus` must be from 0 to 1000, found 5000",
-            ),
-            (
-                r#"{"box_bonus": 99999999999}"#,
-                "setting `box_bonus` must be from 0 to 1000, found 99999999999",
-            ),
+            (r#"{"target": 0}"#, "setting `target` must be from 1 to 10000, found 0"),
+            (r#"{"target": 10001}"#, "setting `target` must be from 1 to 10000, found 10001"),
+            (r#"{"knock_limit": 11}"#, "setting `knock_limit` must be from 0 to 10, found 11"),
+            (r#"{"shutout_multiplier": 0}"#, "setting `shutout_multiplier` must be from 1 to 10, found 0"),
+            (r#"{"stock_floor": 31}"#, "setting `stock_floor` must be from 0 to 30, found 31"),
+            (r#"{"gin_bonus": 1001}"#, "setting `gin_bonus` must be from 0 to 1000, found 1001"),
+            (r#"{"big_gin_bonus": 5000}"#, "setting `big_gin_bonus` must be from 0 to 1000, found 5000"),
+            (r#"{"box_bonus": 99999999999}"#, "setting `box_bonus` must be from 0 to 1000, found 99999999999"),
         ];
         for (json, message) in cases {
             assert_eq!(err(json), message, "{json}");
@@ -798,22 +676,12 @@ mod tests {
 
     #[test]
     fn validate_checks_a_ruleset_built_in_code() {
-        let rules = Ruleset {
-            knock_limit: KnockLimit::Fixed(12),
-            ..Ruleset::standard()
-        };
+        let rules = Ruleset { knock_limit: KnockLimit::Fixed(12), ..Ruleset::standard() };
         assert_eq!(
             rules.validate(),
-            Err(RulesetError::OutOfRange {
-                setting: "knock_limit",
-                range: 0..=10,
-                value: 12
-            })
+            Err(RulesetError::OutOfRange { setting: "knock_limit", range: 0..=10, value: 12 })
         );
-        let rules = Ruleset {
-            target: 0,
-            ..Ruleset::standard()
-        };
+        let rules = Ruleset { target: 0, ..Ruleset::standard() };
         assert!(rules.validate().is_err());
     }
 
@@ -821,19 +689,10 @@ mod tests {
     fn text_that_is_no_ruleset() {
         assert!(err("{").starts_with("ruleset is not valid json: "));
         assert!(err(r#"{"target": 100,}"#).starts_with("ruleset is not valid json: "));
-        assert_eq!(
-            err(r#""pagat""#),
-            r#"a ruleset must be a json object of settings, found "pagat""#
-        );
-        assert_eq!(
-            err("[1, 2]"),
-            "a ruleset must be a json object of settings, found [1,2]"
-        );
+        assert_eq!(err(r#""pagat""#), r#"a ruleset must be a json object of settings, found "pagat""#);
+        assert_eq!(err("[1, 2]"), "a ruleset must be a json object of settings, found [1,2]");
         let serde_err = serde_json::from_str::<Ruleset>(r#"{"target": 0}"#).unwrap_err();
-        assert_eq!(
-            serde_err.to_string(),
-            "setting `target` must be from 1 to 10000, found 0"
-        );
+        assert_eq!(serde_err.to_string(), "setting `target` must be from 1 to 10000, found 0");
     }
 
     #[test]
@@ -845,9 +704,6 @@ mod tests {
         assert!(limit(r#""Upcard""#).is_err());
         assert!(limit("true").is_err());
         assert_eq!(serde_json::to_string(&KnockLimit::Fixed(0)).unwrap(), "0");
-        assert_eq!(
-            serde_json::to_string(&KnockLimit::Upcard).unwrap(),
-            r#""upcard""#
-        );
+        assert_eq!(serde_json::to_string(&KnockLimit::Upcard).unwrap(), r#""upcard""#);
     }
 }

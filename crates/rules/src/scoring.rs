@@ -73,11 +73,7 @@ pub struct HandScore {
 impl HandScore {
     /// A dead hand: no winner, no points.
     pub const fn dead() -> HandScore {
-        HandScore {
-            outcome: HandOutcome::Dead,
-            winner: None,
-            points: 0,
-        }
+        HandScore { outcome: HandOutcome::Dead, winner: None, points: 0 }
     }
 }
 
@@ -129,28 +125,12 @@ pub fn score_hand(
         }
         KnockKind::Knock if k < d => (HandOutcome::Knock, knocker, d - k),
         KnockKind::Knock if k == d && rules.tie == TieRule::NoScore => {
-            return HandScore {
-                outcome: HandOutcome::Tie,
-                winner: None,
-                points: 0,
-            };
+            return HandScore { outcome: HandOutcome::Tie, winner: None, points: 0 };
         }
-        KnockKind::Knock => (
-            HandOutcome::Undercut,
-            knocker.opponent(),
-            (k - d).saturating_add(rules.undercut_bonus),
-        ),
+        KnockKind::Knock => (HandOutcome::Undercut, knocker.opponent(), (k - d).saturating_add(rules.undercut_bonus)),
     };
     let doubled = rules.spade_doubles && upcard.suit() == Suit::Spades;
-    HandScore {
-        outcome,
-        winner: Some(winner),
-        points: if doubled {
-            points.saturating_mul(2)
-        } else {
-            points
-        },
-    }
+    HandScore { outcome, winner: Some(winner), points: if doubled { points.saturating_mul(2) } else { points } }
 }
 
 /// The running score of a game: each player's hand points and hands won.
@@ -167,9 +147,7 @@ pub fn score_hand(
 /// // 100 hand points + one box of 25 + the game bonus of 100, doubled by the shutout.
 /// assert_eq!(result.totals, ByPlayer::new(325, 0));
 /// ```
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct GameScore {
     /// Hand points per player: what counts toward the target.
     pub points: ByPlayer<u32>,
@@ -207,16 +185,10 @@ impl GameScore {
         let winner = self.winner(rules)?;
         let loser = winner.opponent();
         let shutout = self.points[loser] == 0;
-        let game_bonus = if shutout {
-            rules.game_bonus.saturating_mul(rules.shutout_multiplier)
-        } else {
-            rules.game_bonus
-        };
-        let box_points = self
-            .hands_won
-            .map(|boxes| boxes.saturating_mul(rules.box_bonus));
-        let mut totals =
-            ByPlayer::from_fn(|player| self.points[player].saturating_add(box_points[player]));
+        let game_bonus =
+            if shutout { rules.game_bonus.saturating_mul(rules.shutout_multiplier) } else { rules.game_bonus };
+        let box_points = self.hands_won.map(|boxes| boxes.saturating_mul(rules.box_bonus));
+        let mut totals = ByPlayer::from_fn(|player| self.points[player].saturating_add(box_points[player]));
         totals[winner] = totals[winner].saturating_add(game_bonus);
         Some(GameResult {
             winner,
@@ -274,20 +246,13 @@ mod tests {
     }
 
     fn hand(outcome: HandOutcome, winner: Option<Player>, points: u32) -> HandScore {
-        HandScore {
-            outcome,
-            winner,
-            points,
-        }
+        HandScore { outcome, winner, points }
     }
 
     #[test]
     fn knock_scores_the_difference() {
         let rules = Ruleset::standard();
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 4, 30),
-            hand(HandOutcome::Knock, Some(ONE), 26)
-        );
+        assert_eq!(score(&rules, KnockKind::Knock, 4, 30), hand(HandOutcome::Knock, Some(ONE), 26));
         // The knocker may be either player.
         let by_two = score_hand(&rules, TWO, KnockKind::Knock, 9, 10, card("KD"));
         assert_eq!(by_two, hand(HandOutcome::Knock, Some(TWO), 1));
@@ -303,123 +268,66 @@ mod tests {
     fn v8_the_knockers_arrangement_decides_the_score() {
         let rules = Ruleset::standard();
         // Three runs shown: the defender lays off everything, D = 0.
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 1, 0),
-            hand(HandOutcome::Undercut, Some(TWO), 1 + 25)
-        );
+        assert_eq!(score(&rules, KnockKind::Knock, 1, 0), hand(HandOutcome::Undercut, Some(TWO), 1 + 25));
         // Three sets shown: D = 3.
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 1, 3),
-            hand(HandOutcome::Knock, Some(ONE), 2)
-        );
+        assert_eq!(score(&rules, KnockKind::Knock, 1, 3), hand(HandOutcome::Knock, Some(ONE), 2));
     }
 
     #[test]
     fn v10_and_v13_undercuts_after_layoffs() {
         let rules = Ruleset::standard();
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 3, 0),
-            hand(HandOutcome::Undercut, Some(TWO), 3 + 25)
-        );
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 10, 9),
-            hand(HandOutcome::Undercut, Some(TWO), 1 + 25)
-        );
+        assert_eq!(score(&rules, KnockKind::Knock, 3, 0), hand(HandOutcome::Undercut, Some(TWO), 3 + 25));
+        assert_eq!(score(&rules, KnockKind::Knock, 10, 9), hand(HandOutcome::Undercut, Some(TWO), 1 + 25));
     }
 
     #[test]
     fn v12_gin_scores_the_bonus_against_zero_deadwood() {
         let rules = Ruleset::standard();
-        assert_eq!(
-            score(&rules, KnockKind::Gin, 0, 0),
-            hand(HandOutcome::Gin, Some(ONE), 25)
-        );
-        assert_eq!(
-            score(&rules, KnockKind::Gin, 0, 17),
-            hand(HandOutcome::Gin, Some(ONE), 42)
-        );
+        assert_eq!(score(&rules, KnockKind::Gin, 0, 0), hand(HandOutcome::Gin, Some(ONE), 25));
+        assert_eq!(score(&rules, KnockKind::Gin, 0, 17), hand(HandOutcome::Gin, Some(ONE), 42));
     }
 
     #[test]
     fn a_knock_with_no_deadwood_is_gin() {
         let rules = Ruleset::standard();
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 0, 0),
-            hand(HandOutcome::Gin, Some(ONE), 25)
-        );
+        assert_eq!(score(&rules, KnockKind::Knock, 0, 0), hand(HandOutcome::Gin, Some(ONE), 25));
     }
 
     #[test]
     fn big_gin_scores_its_bonus_where_enabled() {
         let standard = Ruleset::standard();
-        assert_eq!(
-            score(&standard, KnockKind::BigGin, 0, 0),
-            hand(HandOutcome::BigGin, Some(ONE), 31)
-        );
-        assert_eq!(
-            score(&standard, KnockKind::BigGin, 0, 12),
-            hand(HandOutcome::BigGin, Some(ONE), 43)
-        );
+        assert_eq!(score(&standard, KnockKind::BigGin, 0, 0), hand(HandOutcome::BigGin, Some(ONE), 31));
+        assert_eq!(score(&standard, KnockKind::BigGin, 0, 12), hand(HandOutcome::BigGin, Some(ONE), 43));
         // Off in pagat and eaai: scored as gin with that preset's gin bonus.
-        assert_eq!(
-            score(&Ruleset::pagat(), KnockKind::BigGin, 0, 12),
-            hand(HandOutcome::Gin, Some(ONE), 32)
-        );
-        assert_eq!(
-            score(&Ruleset::eaai(), KnockKind::BigGin, 0, 12),
-            hand(HandOutcome::Gin, Some(ONE), 37)
-        );
+        assert_eq!(score(&Ruleset::pagat(), KnockKind::BigGin, 0, 12), hand(HandOutcome::Gin, Some(ONE), 32));
+        assert_eq!(score(&Ruleset::eaai(), KnockKind::BigGin, 0, 12), hand(HandOutcome::Gin, Some(ONE), 37));
     }
 
     #[test]
     fn pagat_bonuses() {
         let rules = Ruleset::pagat();
-        assert_eq!(
-            score(&rules, KnockKind::Gin, 0, 10),
-            hand(HandOutcome::Gin, Some(ONE), 30)
-        );
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 5, 3),
-            hand(HandOutcome::Undercut, Some(TWO), 12)
-        );
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 5, 5),
-            hand(HandOutcome::Undercut, Some(TWO), 10)
-        );
+        assert_eq!(score(&rules, KnockKind::Gin, 0, 10), hand(HandOutcome::Gin, Some(ONE), 30));
+        assert_eq!(score(&rules, KnockKind::Knock, 5, 3), hand(HandOutcome::Undercut, Some(TWO), 12));
+        assert_eq!(score(&rules, KnockKind::Knock, 5, 5), hand(HandOutcome::Undercut, Some(TWO), 10));
     }
 
     #[test]
     fn eaai_hand_scores_match_standard() {
         let (eaai, standard) = (Ruleset::eaai(), Ruleset::standard());
-        for (kind, k, d) in [
-            (KnockKind::Knock, 3, 20),
-            (KnockKind::Knock, 7, 7),
-            (KnockKind::Knock, 9, 2),
-            (KnockKind::Gin, 0, 14),
-        ] {
+        for (kind, k, d) in
+            [(KnockKind::Knock, 3, 20), (KnockKind::Knock, 7, 7), (KnockKind::Knock, 9, 2), (KnockKind::Gin, 0, 14)]
+        {
             assert_eq!(score(&eaai, kind, k, d), score(&standard, kind, k, d));
         }
     }
 
     #[test]
     fn no_score_tie_rule() {
-        let rules = Ruleset {
-            tie: TieRule::NoScore,
-            ..Ruleset::standard()
-        };
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 5, 5),
-            hand(HandOutcome::Tie, None, 0)
-        );
+        let rules = Ruleset { tie: TieRule::NoScore, ..Ruleset::standard() };
+        assert_eq!(score(&rules, KnockKind::Knock, 5, 5), hand(HandOutcome::Tie, None, 0));
         // Only the tie changes: D < K is still an undercut, and gin is never a tie.
-        assert_eq!(
-            score(&rules, KnockKind::Knock, 5, 3),
-            hand(HandOutcome::Undercut, Some(TWO), 27)
-        );
-        assert_eq!(
-            score(&rules, KnockKind::Gin, 0, 0),
-            hand(HandOutcome::Gin, Some(ONE), 25)
-        );
+        assert_eq!(score(&rules, KnockKind::Knock, 5, 3), hand(HandOutcome::Undercut, Some(TWO), 27));
+        assert_eq!(score(&rules, KnockKind::Gin, 0, 0), hand(HandOutcome::Gin, Some(ONE), 25));
         let mut game = GameScore::default();
         game.record(&score(&rules, KnockKind::Knock, 5, 5));
         assert_eq!(game.hands_won, ByPlayer::new(0, 0));
@@ -441,19 +349,13 @@ mod tests {
         assert_eq!(rules.knock_limit_for(card("2H")), 2);
         // Other presets ignore the upcard.
         assert_eq!(Ruleset::standard().knock_limit_for(card("AC")), 10);
-        let seven = Ruleset {
-            knock_limit: KnockLimit::Fixed(7),
-            ..Ruleset::standard()
-        };
+        let seven = Ruleset { knock_limit: KnockLimit::Fixed(7), ..Ruleset::standard() };
         assert_eq!(seven.knock_limit_for(card("KS")), 7);
     }
 
     #[test]
     fn spade_upcard_doubles_the_hand() {
-        let rules = Ruleset {
-            spade_doubles: true,
-            ..Ruleset::oklahoma()
-        };
+        let rules = Ruleset { spade_doubles: true, ..Ruleset::oklahoma() };
         let spade = card("7S");
         let heart = card("7H");
         let knock = |upcard| score_hand(&rules, ONE, KnockKind::Knock, 3, 10, upcard);
@@ -482,17 +384,11 @@ mod tests {
         ];
         for (outcome, name) in all {
             assert_eq!(outcome.to_string(), name);
-            assert_eq!(
-                serde_json::to_string(&outcome).unwrap(),
-                format!("\"{name}\"")
-            );
+            assert_eq!(serde_json::to_string(&outcome).unwrap(), format!("\"{name}\""));
             let back: HandOutcome = serde_json::from_str(&format!("\"{name}\"")).unwrap();
             assert_eq!(back, outcome);
         }
-        assert_eq!(
-            serde_json::to_string(&KnockKind::BigGin).unwrap(),
-            r#""big_gin""#
-        );
+        assert_eq!(serde_json::to_string(&KnockKind::BigGin).unwrap(), r#""big_gin""#);
     }
 
     #[test]
@@ -566,13 +462,8 @@ mod tests {
         assert_eq!(result.totals, ByPlayer::new(0, 113 + 50 + 200));
         assert_eq!(result.margin, 363);
         // A multiplier of 1 is no shutout rule: the fact is reported, the bonus is plain.
-        let no_shutout_rule = Ruleset {
-            shutout_multiplier: 1,
-            ..Ruleset::standard()
-        };
-        let result = shutout_game(&no_shutout_rule)
-            .result(&no_shutout_rule)
-            .unwrap();
+        let no_shutout_rule = Ruleset { shutout_multiplier: 1, ..Ruleset::standard() };
+        let result = shutout_game(&no_shutout_rule).result(&no_shutout_rule).unwrap();
         assert!(result.shutout);
         assert_eq!(result.game_bonus, 100);
     }
@@ -593,14 +484,7 @@ mod tests {
         let rules = Ruleset::standard();
         let mut game = GameScore::default();
         for _ in 0..9 {
-            game.record(&score_hand(
-                &rules,
-                TWO,
-                KnockKind::Knock,
-                9,
-                10,
-                card("8H"),
-            ));
+            game.record(&score_hand(&rules, TWO, KnockKind::Knock, 9, 10, card("8H")));
         }
         game.record(&score_hand(&rules, ONE, KnockKind::Gin, 0, 75, card("8H")));
         let result = game.result(&rules).unwrap();

@@ -35,21 +35,11 @@ pub struct BestDiscards {
 
 impl Solver {
     /// Aces low, as in every preset.
-    pub const ACE_LOW: Solver = Solver {
-        tables: &ACE_LOW,
-        ace_high: false,
-    };
+    pub const ACE_LOW: Solver = Solver { tables: &ACE_LOW, ace_high: false };
 
     /// A solver for this ace rule: with `ace_high`, Q-K-A also counts as a run (K-A-2 never does).
     pub const fn new(ace_high: bool) -> Solver {
-        if ace_high {
-            Solver {
-                tables: &ACE_HIGH,
-                ace_high,
-            }
-        } else {
-            Solver::ACE_LOW
-        }
+        if ace_high { Solver { tables: &ACE_HIGH, ace_high } } else { Solver::ACE_LOW }
     }
 
     /// Whether Q-K-A counts as a run.
@@ -70,11 +60,7 @@ impl Solver {
     /// One arrangement of `hand` with the least deadwood: its melds and unmelded cards.
     pub fn best_arrangement(self, hand: CardSet) -> Arrangement {
         let bits = hand.bits();
-        let mut search = SetSearch {
-            best: u32::MAX,
-            best_sets: [0; 13],
-            chosen: [0; 13],
-        };
+        let mut search = SetSearch { best: u32::MAX, best_sets: [0; 13], chosen: [0; 13] };
         self.arrange_with_sets(bits, set_ranks(bits), 0, &mut search);
         let mut arrangement = Arrangement::unmelded_hand(hand);
         let mut rest = bits;
@@ -84,11 +70,7 @@ impl Solver {
             rest &= !set;
         }
         for suit in Suit::ALL {
-            self.push_runs(
-                &mut arrangement,
-                suit,
-                CardSet::from_bits_truncate(rest).suit_mask(suit),
-            );
+            self.push_runs(&mut arrangement, suit, CardSet::from_bits_truncate(rest).suit_mask(suit));
         }
         debug_assert_eq!(arrangement.deadwood(), search.best);
         arrangement
@@ -101,15 +83,9 @@ impl Solver {
     pub fn best_discards(self, hand: CardSet) -> BestDiscards {
         let bits = hand.bits();
         if bits == 0 {
-            return BestDiscards {
-                deadwood: 0,
-                discards: CardSet::EMPTY,
-            };
+            return BestDiscards { deadwood: 0, discards: CardSet::EMPTY };
         }
-        let mut best = BestDiscards {
-            deadwood: u32::MAX,
-            discards: CardSet::EMPTY,
-        };
+        let mut best = BestDiscards { deadwood: u32::MAX, discards: CardSet::EMPTY };
         self.discards_with_sets(bits, set_ranks(bits), &mut best);
         best
     }
@@ -225,10 +201,7 @@ impl Solver {
             let deadwood = total - u32::from(t.runs[mask]) + u32::from(t.drop[mask]);
             let which = CardSet::from_bits_truncate(u64::from(t.drop_which[mask]) << (16 * lane));
             if deadwood < best.deadwood {
-                *best = BestDiscards {
-                    deadwood,
-                    discards: which,
-                };
+                *best = BestDiscards { deadwood, discards: which };
             } else if deadwood == best.deadwood {
                 best.discards |= which;
             }
@@ -308,9 +281,7 @@ impl Eq for Solver {}
 
 impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Solver")
-            .field("ace_high", &self.ace_high)
-            .finish()
+        f.debug_struct("Solver").field("ace_high", &self.ace_high).finish()
     }
 }
 
@@ -333,21 +304,9 @@ mod tests {
     fn empty_and_tiny_hands() {
         let solver = Solver::ACE_LOW;
         assert_eq!(solver.min_deadwood(CardSet::EMPTY), 0);
-        assert_eq!(
-            solver.best_discards(CardSet::EMPTY),
-            BestDiscards {
-                deadwood: 0,
-                discards: CardSet::EMPTY
-            }
-        );
+        assert_eq!(solver.best_discards(CardSet::EMPTY), BestDiscards { deadwood: 0, discards: CardSet::EMPTY });
         assert_eq!(solver.min_deadwood(hand("KS")), 10);
-        assert_eq!(
-            solver.best_discards(hand("KS")),
-            BestDiscards {
-                deadwood: 0,
-                discards: hand("KS")
-            }
-        );
+        assert_eq!(solver.best_discards(hand("KS")), BestDiscards { deadwood: 0, discards: hand("KS") });
         assert_eq!(solver.best_arrangement(hand("KS")).unmelded(), hand("KS"));
     }
 
@@ -355,11 +314,7 @@ mod tests {
     fn arrangement_prefers_long_runs_and_ace_high_when_it_helps() {
         let solver = Solver::new(true);
         let arrangement = solver.best_arrangement(hand("QS KS AS 2S 5H 6H 7H 8H"));
-        let melds: Vec<String> = arrangement
-            .melds()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let melds: Vec<String> = arrangement.melds().iter().map(ToString::to_string).collect();
         assert_eq!(melds, ["QSKSAS", "5H6H7H8H"]);
         assert_eq!(arrangement.unmelded(), hand("2S"));
         let low = Solver::ACE_LOW.best_arrangement(hand("AS 2S 3S QS KS"));

@@ -98,11 +98,7 @@ pub(crate) struct Tables {
 const fn tables(ace_high: bool) -> Tables {
     let runs = runs13(ace_high);
     let (drop, drop_which) = drops(&runs);
-    Tables {
-        runs,
-        drop,
-        drop_which,
-    }
+    Tables { runs, drop, drop_which }
 }
 
 /// Aces low (every preset).
@@ -115,10 +111,7 @@ mod tests {
     use super::*;
 
     fn mask(ranks: &str) -> usize {
-        ranks
-            .chars()
-            .map(|c| 1usize << "A23456789TJQK".find(c).unwrap())
-            .sum()
+        ranks.chars().map(|c| 1usize << "A23456789TJQK".find(c).unwrap()).sum()
     }
 
     #[test]

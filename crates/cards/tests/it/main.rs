@@ -29,17 +29,10 @@ fn position_chi_square(shuffles: usize, mut deal: impl FnMut() -> Vec<u8>) -> (f
 fn every_card_lands_in_every_position_about_equally_often() {
     let shuffles = 26_000; // 500 expected per cell
     let mut rng = seeded_rng(2026);
-    let (chi, min, max) = position_chi_square(shuffles, || {
-        Deck::shuffled(&mut rng)
-            .iter()
-            .map(|card| card.index())
-            .collect()
-    });
+    let (chi, min, max) =
+        position_chi_square(shuffles, || Deck::shuffled(&mut rng).iter().map(|card| card.index()).collect());
     // 51 x 51 = 2601 degrees of freedom: mean 2601, standard deviation about 72.
-    assert!(
-        (2601.0 - 5.0 * 72.0..2601.0 + 5.0 * 72.0).contains(&chi),
-        "chi-square {chi}"
-    );
+    assert!((2601.0 - 5.0 * 72.0..2601.0 + 5.0 * 72.0).contains(&chi), "chi-square {chi}");
     // A single cell: 500 expected, standard deviation about 22; 6 sigma either side.
     assert!(min > 368 && max < 632, "cell counts from {min} to {max}");
 }

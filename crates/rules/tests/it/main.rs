@@ -9,6 +9,5 @@ use gin_cards::CardSet;
 
 /// Parses a list of cards, panicking on a typo in the test itself.
 pub fn cards(text: &str) -> CardSet {
-    text.parse()
-        .unwrap_or_else(|e| panic!("bad test cards {text:?}: {e}"))
+    text.parse().unwrap_or_else(|e| panic!("bad test cards {text:?}: {e}"))
 }

@@ -11,26 +11,14 @@ fn random_hand() -> impl Strategy<Value = CardSet> {
 
 /// 0 to 11 cards out of five neighbouring ranks in all suits: sets and runs everywhere.
 fn dense_hand() -> impl Strategy<Value = CardSet> {
-    (
-        0u8..9,
-        proptest::sample::subsequence((0..20).collect::<Vec<u8>>(), 0..=11),
-    )
-        .prop_map(|(low, picks)| {
-            picks
-                .into_iter()
-                .map(|i| card(low + i % 5, i / 5))
-                .collect()
-        })
+    (0u8..9, proptest::sample::subsequence((0..20).collect::<Vec<u8>>(), 0..=11))
+        .prop_map(|(low, picks)| picks.into_iter().map(|i| card(low + i % 5, i / 5)).collect())
 }
 
 /// 0 to 11 cards out of the ranks J Q K A 2 3, where the ace rule matters.
 fn corner_hand() -> impl Strategy<Value = CardSet> {
-    proptest::sample::subsequence((0..24).collect::<Vec<u8>>(), 0..=11).prop_map(|picks| {
-        picks
-            .into_iter()
-            .map(|i| card((10 + i % 6) % 13, i / 6))
-            .collect()
-    })
+    proptest::sample::subsequence((0..24).collect::<Vec<u8>>(), 0..=11)
+        .prop_map(|picks| picks.into_iter().map(|i| card((10 + i % 6) % 13, i / 6)).collect())
 }
 
 fn any_hand() -> impl Strategy<Value = CardSet> {
@@ -46,20 +34,12 @@ fn to_set(indices: Vec<u8>) -> CardSet {
 }
 
 /// Checks an arrangement: real, disjoint melds inside the hand, and the deadwood adds up.
-fn check_arrangement(
-    arrangement: &Arrangement,
-    hand: CardSet,
-    ace_high: bool,
-) -> Result<(), TestCaseError> {
+fn check_arrangement(arrangement: &Arrangement, hand: CardSet, ace_high: bool) -> Result<(), TestCaseError> {
     let mut used = CardSet::EMPTY;
     for meld in arrangement.melds() {
         let checked = Meld::new(meld.cards(), ace_high);
         prop_assert_eq!(checked, Ok(*meld), "not a real meld");
-        prop_assert!(
-            meld.cards().is_disjoint(used),
-            "melds overlap in {:?}",
-            arrangement
-        );
+        prop_assert!(meld.cards().is_disjoint(used), "melds overlap in {:?}", arrangement);
         used |= meld.cards();
     }
     prop_assert!(used.is_disjoint(arrangement.unmelded()));

@@ -5,19 +5,11 @@ use gin_rules::{HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Solver
 use crate::cards;
 
 fn melds(texts: &[&str]) -> Vec<Meld> {
-    texts
-        .iter()
-        .map(|text| Meld::new(cards(text), false).unwrap())
-        .collect()
+    texts.iter().map(|text| Meld::new(cards(text), false).unwrap()).collect()
 }
 
 fn meld_strings(solver: Solver, hand: &str) -> Vec<String> {
-    let mut melds: Vec<String> = solver
-        .best_arrangement(cards(hand))
-        .melds()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let mut melds: Vec<String> = solver.best_arrangement(cards(hand)).melds().iter().map(ToString::to_string).collect();
     melds.sort();
     melds
 }
@@ -48,10 +40,7 @@ fn v3_knock_eligibility_is_the_minimum_over_discards() {
     assert_eq!(best.deadwood, 10);
     assert!(best.discards.contains("6C".parse().unwrap()));
     let after = hand.without("6C".parse().unwrap());
-    assert_eq!(
-        meld_strings(solver, &after.to_string()),
-        ["3H4H5H6H", "4D5D6D"]
-    );
+    assert_eq!(meld_strings(solver, &after.to_string()), ["3H4H5H6H", "4D5D6D"]);
 }
 
 #[test]
@@ -99,12 +88,7 @@ fn v8_the_knockers_arrangement_decides_the_layoffs() {
     // Laying off all seven, or the 3S 4S 4C 4D and melding the eights: both leave nothing.
     assert_eq!(runs.deadwood, 0);
     assert!(cards("3S 4S 4C 4D").is_subset(runs.laid_off));
-    assert!(
-        runs.arrangement
-            .melds()
-            .iter()
-            .any(|meld| meld.cards() == cards("5H 6H 7H"))
-    );
+    assert!(runs.arrangement.melds().iter().any(|meld| meld.cards() == cards("5H 6H 7H")));
     let sets = solver.defend(&melds(&["5S 5C 5D", "6S 6C 6D", "7S 7C 7D"]), defender);
     assert_eq!(sets.deadwood, 3);
     assert_eq!(sets.arrangement.unmelded(), cards("3S"));
@@ -145,10 +129,7 @@ fn v14_what_each_meld_accepts() {
     // The defender's solver agrees: nothing goes on a 4-card set, below an ace or above a king.
     let solver = Solver::ACE_LOW;
     let shown = melds(&["7S 7H 7D 7C", "AS 2S 3S", "JH QH KH"]);
-    assert_eq!(
-        solver.defend(&shown, cards("4S TH AH KS")).laid_off,
-        cards("4S TH")
-    );
+    assert_eq!(solver.defend(&shown, cards("4S TH AH KS")).laid_off, cards("4S TH"));
 }
 
 /// Scores a knock under `rules` from the hands, as the referee would: the knocker shows a best
@@ -156,24 +137,13 @@ fn v14_what_each_meld_accepts() {
 fn score_knock(rules: &Ruleset, knocker: &str, defender: &str, upcard: &str) -> HandScore {
     let solver = rules.solver();
     let shown = solver.best_arrangement(cards(knocker));
-    let kind = if shown.deadwood() == 0 {
-        KnockKind::Gin
-    } else {
-        KnockKind::Knock
-    };
+    let kind = if shown.deadwood() == 0 { KnockKind::Gin } else { KnockKind::Knock };
     let defense = if kind == KnockKind::Gin {
         solver.best_arrangement(cards(defender)).deadwood()
     } else {
         solver.defend(shown.melds(), cards(defender)).deadwood
     };
-    score_hand(
-        rules,
-        Player::One,
-        kind,
-        shown.deadwood(),
-        defense,
-        upcard.parse().unwrap(),
-    )
+    score_hand(rules, Player::One, kind, shown.deadwood(), defense, upcard.parse().unwrap())
 }
 
 #[test]
@@ -182,114 +152,31 @@ fn v8_and_v10_and_v13_scores() {
     let solver = rules.solver();
     let v8 = cards("3S 4S 8S 4C 8C 4D 8D 5H 6H 7H");
     let runs = solver.defend(&melds(&["5S 6S 7S", "5C 6C 7C", "5D 6D 7D"]), v8);
-    let score = score_hand(
-        &rules,
-        Player::One,
-        KnockKind::Knock,
-        1,
-        runs.deadwood,
-        "KH".parse().unwrap(),
-    );
-    assert_eq!(
-        score,
-        HandScore {
-            outcome: HandOutcome::Undercut,
-            winner: Some(Player::Two),
-            points: 26
-        }
-    );
+    let score = score_hand(&rules, Player::One, KnockKind::Knock, 1, runs.deadwood, "KH".parse().unwrap());
+    assert_eq!(score, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 26 });
     let sets = solver.defend(&melds(&["5S 5C 5D", "6S 6C 6D", "7S 7C 7D"]), v8);
-    let score = score_hand(
-        &rules,
-        Player::One,
-        KnockKind::Knock,
-        1,
-        sets.deadwood,
-        "KH".parse().unwrap(),
-    );
-    assert_eq!(
-        score,
-        HandScore {
-            outcome: HandOutcome::Knock,
-            winner: Some(Player::One),
-            points: 2
-        }
-    );
+    let score = score_hand(&rules, Player::One, KnockKind::Knock, 1, sets.deadwood, "KH".parse().unwrap());
+    assert_eq!(score, HandScore { outcome: HandOutcome::Knock, winner: Some(Player::One), points: 2 });
 
-    let v10 = score_knock(
-        &rules,
-        "AS 2S 3S 7H 7D 7C JC QC KC 3H",
-        "4S 9D 9H 9S TD TH TS 4D 5D 6D",
-        "KH",
-    );
-    assert_eq!(
-        v10,
-        HandScore {
-            outcome: HandOutcome::Undercut,
-            winner: Some(Player::Two),
-            points: 28
-        }
-    );
+    let v10 = score_knock(&rules, "AS 2S 3S 7H 7D 7C JC QC KC 3H", "4S 9D 9H 9S TD TH TS 4D 5D 6D", "KH");
+    assert_eq!(v10, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 28 });
 
-    let v13 = solver.defend(
-        &melds(&["KS KC KD", "5S 6S 7S", "9C TC JC"]),
-        cards("2S 8S 9S AC 2C 7C 8C 2D 8D 2H"),
-    );
-    let score = score_hand(
-        &rules,
-        Player::One,
-        KnockKind::Knock,
-        10,
-        v13.deadwood,
-        "KH".parse().unwrap(),
-    );
-    assert_eq!(
-        score,
-        HandScore {
-            outcome: HandOutcome::Undercut,
-            winner: Some(Player::Two),
-            points: 26
-        }
-    );
+    let v13 = solver.defend(&melds(&["KS KC KD", "5S 6S 7S", "9C TC JC"]), cards("2S 8S 9S AC 2C 7C 8C 2D 8D 2H"));
+    let score = score_hand(&rules, Player::One, KnockKind::Knock, 10, v13.deadwood, "KH".parse().unwrap());
+    assert_eq!(score, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 26 });
 }
 
 #[test]
 fn v9_a_tie_is_an_undercut() {
-    let score = score_hand(
-        &Ruleset::standard(),
-        Player::One,
-        KnockKind::Knock,
-        5,
-        5,
-        "KH".parse().unwrap(),
-    );
-    assert_eq!(
-        score,
-        HandScore {
-            outcome: HandOutcome::Undercut,
-            winner: Some(Player::Two),
-            points: 25
-        }
-    );
+    let score = score_hand(&Ruleset::standard(), Player::One, KnockKind::Knock, 5, 5, "KH".parse().unwrap());
+    assert_eq!(score, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 25 });
 }
 
 #[test]
 fn v12_gin_against_zero_deadwood() {
     let rules = Ruleset::standard();
-    let score = score_knock(
-        &rules,
-        "AS 2S 3S 7H 7D 7C JC QC KC TC",
-        "4S 5S 6S 9D 9H 9S 2D 3D 4D 5D",
-        "KH",
-    );
-    assert_eq!(
-        score,
-        HandScore {
-            outcome: HandOutcome::Gin,
-            winner: Some(Player::One),
-            points: 25
-        }
-    );
+    let score = score_knock(&rules, "AS 2S 3S 7H 7D 7C JC QC KC TC", "4S 5S 6S 9D 9H 9S 2D 3D 4D 5D", "KH");
+    assert_eq!(score, HandScore { outcome: HandOutcome::Gin, winner: Some(Player::One), points: 25 });
 }
 
 #[test]
