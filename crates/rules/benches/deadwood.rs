@@ -9,67 +9,42 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gin_cards::{CardSet, Deck, random};
 use gin_rules::{Meld, Solver};
 
-/// `count` hands of `size` cards, each the top of a seeded shuffled deck.
-fn hands(size: usize, count: usize) -> Vec<CardSet> {
-    let mut rng = random::seeded_rng(2026);
-    (0..count).map(|_| Deck::shuffled(&mut rng).deal(size).expect("52 cards")).collect()
+const COUNT: usize = 4096;
+
+/// `COUNT` deals of `hands` hands of `size` cards each, from seeded shuffled decks.
+fn deals(seed: u64, hands: usize, size: usize) -> Vec<Vec<CardSet>> {
+    let mut rng = random::seeded_rng(seed);
+    (0..COUNT)
+        .map(|_| {
+            let mut deck = Deck::shuffled(&mut rng);
+            (0..hands).map(|_| deck.deal(size).expect("enough cards")).collect()
+        })
+        .collect()
+}
+
+/// Benchmarks `solve` as `group/id`, each iteration on the next of `inputs`.
+fn cycle<T, R>(c: &mut Criterion, group: &str, id: &str, inputs: &[T], mut solve: impl FnMut(&T) -> R) {
+    let mut i = 0;
+    c.benchmark_group(group).bench_function(id, |b| {
+        b.iter(|| {
+            i = (i + 1) % inputs.len();
+            solve(black_box(&inputs[i]))
+        })
+    });
 }
 
 fn deadwood(c: &mut Criterion) {
     let solver = Solver::ACE_LOW;
-    let ten = hands(10, 4096);
-    let eleven = hands(11, 4096);
+    let ten: Vec<CardSet> = deals(2026, 1, 10).into_iter().map(|d| d[0]).collect();
+    let eleven: Vec<CardSet> = deals(2027, 1, 11).into_iter().map(|d| d[0]).collect();
+    // The knocker shows a best arrangement of its ten cards; the defender holds ten others.
+    let knocks: Vec<(Vec<Meld>, CardSet)> =
+        deals(7, 2, 10).into_iter().map(|d| (solver.best_arrangement(d[0]).melds().to_vec(), d[1])).collect();
 
-    let mut group = c.benchmark_group("min_deadwood");
-    let mut i = 0;
-    group.bench_function("10", |b| {
-        b.iter(|| {
-            i = (i + 1) & 4095;
-            solver.min_deadwood(black_box(ten[i]))
-        })
-    });
-    group.finish();
-
-    let mut group = c.benchmark_group("best_discard");
-    let mut i = 0;
-    group.bench_function("11", |b| {
-        b.iter(|| {
-            i = (i + 1) & 4095;
-            solver.best_discards(black_box(eleven[i]))
-        })
-    });
-    group.finish();
-
-    let mut group = c.benchmark_group("best_arrangement");
-    let mut i = 0;
-    group.bench_function("10", |b| {
-        b.iter(|| {
-            i = (i + 1) & 4095;
-            solver.best_arrangement(black_box(ten[i]))
-        })
-    });
-    group.finish();
-
-    // Two hands from one deck: the knocker shows a best arrangement of its ten cards.
-    let mut rng = random::seeded_rng(7);
-    let knocks: Vec<(Vec<Meld>, CardSet)> = (0..4096)
-        .map(|_| {
-            let mut deck = Deck::shuffled(&mut rng);
-            let knocker = deck.deal(10).expect("52 cards");
-            let defender = deck.deal(10).expect("42 cards");
-            (solver.best_arrangement(knocker).melds().to_vec(), defender)
-        })
-        .collect();
-    let mut group = c.benchmark_group("defend");
-    let mut i = 0;
-    group.bench_function("10", |b| {
-        b.iter(|| {
-            i = (i + 1) & 4095;
-            let (shown, defender) = &knocks[i];
-            solver.defend(black_box(shown), black_box(*defender))
-        })
-    });
-    group.finish();
+    cycle(c, "min_deadwood", "10", &ten, |&hand| solver.min_deadwood(hand));
+    cycle(c, "best_discard", "11", &eleven, |&hand| solver.best_discards(hand));
+    cycle(c, "best_arrangement", "10", &ten, |&hand| solver.best_arrangement(hand));
+    cycle(c, "defend", "10", &knocks, |(shown, defender)| solver.defend(shown, *defender));
 }
 
 criterion_group!(benches, deadwood);

@@ -102,6 +102,16 @@ impl Meld {
         false
     }
 
+    /// The cards as they are played: a set in suit order, a run low to high with an ace played
+    /// high (Q-K-A) last.
+    pub fn cards_in_order(self) -> impl Iterator<Item = Card> {
+        let high_ace = match self.run_span() {
+            Some((_, _, 13)) => self.cards.first(),
+            _ => None,
+        };
+        self.cards.iter().filter(move |&card| Some(card) != high_ace).chain(high_ace)
+    }
+
     /// For a run: its suit and its lowest and highest rank positions, where positions 0..=12 are
     /// ace..king and 13 is an ace played high (Q-K-A).
     pub fn run_span(self) -> Option<(Suit, u8, u8)> {
@@ -149,10 +159,10 @@ impl Meld {
 }
 
 impl fmt::Display for Meld {
-    /// The cards run together (`7S7H7D`); with `{:#}` suit symbols and spaces (`7♠ 7♥ 7♦`).
+    /// The cards run together in playing order (`7S7H7D`, `QSKSAS`); with `{:#}` suit symbols and
+    /// spaces (`7♠ 7♥ 7♦`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cards = ordered(*self);
-        for (i, card) in cards.iter().flatten().enumerate() {
+        for (i, card) in self.cards_in_order().enumerate() {
             if f.alternate() {
                 if i > 0 {
                     f.write_str(" ")?;
@@ -172,23 +182,10 @@ impl fmt::Debug for Meld {
     }
 }
 
-/// The meld's cards in playing order: a run low to high with a high ace last.
-fn ordered(meld: Meld) -> [Option<Card>; 13] {
-    let mut out = [None; 13];
-    let mut cards: Vec<Card> = meld.cards.iter().collect();
-    if let Some((_, _, 13)) = meld.run_span() {
-        cards.rotate_left(1);
-    }
-    for (slot, card) in out.iter_mut().zip(cards) {
-        *slot = Some(card);
-    }
-    out
-}
-
 impl serde::Serialize for Meld {
-    /// A meld serializes as its list of cards.
+    /// A meld serializes as its list of cards in playing order.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(ordered(*self).iter().flatten())
+        serializer.collect_seq(self.cards_in_order())
     }
 }
 

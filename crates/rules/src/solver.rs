@@ -96,7 +96,7 @@ impl Solver {
     }
 
     /// Whether every card of the hand can be melded: gin for 10 cards, big gin for 11.
-    pub fn is_gin(self, hand: CardSet) -> bool {
+    pub fn is_all_melded(self, hand: CardSet) -> bool {
         self.min_deadwood(hand) == 0
     }
 
@@ -326,7 +326,7 @@ mod tests {
         let solver = Solver::ACE_LOW;
         let eleven = hand("7S 7H 7D 7C 8S 8H 8D 8C 9S 9H 9D");
         assert_eq!(solver.min_deadwood(eleven), 0);
-        assert!(solver.is_gin(eleven));
+        assert!(solver.is_all_melded(eleven));
         let best = solver.best_discards(eleven);
         assert_eq!(best.deadwood, 0);
         assert_eq!(best.discards, hand("7S 7H 7D 7C 8S 8H 8D 8C"));

@@ -65,7 +65,7 @@ fn shown_melds(knocker: CardSet, ace_high: bool, seed: u64) -> Vec<Meld> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
     fn min_deadwood_matches_the_reference(hand in any_hand(), ace_high in any::<bool>()) {
@@ -91,7 +91,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn defense_matches_the_reference(

@@ -47,7 +47,7 @@ fn v3_knock_eligibility_is_the_minimum_over_discards() {
 fn v4_all_eleven_melded() {
     let solver = Solver::ACE_LOW;
     let hand = cards("AS 2S 3S 4S 5C 5D 5H 9H TH JH QH");
-    assert!(solver.is_gin(hand), "big gin where enabled");
+    assert!(solver.is_all_melded(hand), "big gin where enabled");
     let best = solver.best_discards(hand);
     assert_eq!(best.deadwood, 0, "else discard and keep gin");
     assert_eq!(best.discards, cards("AS 4S 9H QH"));

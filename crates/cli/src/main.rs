@@ -1,0 +1,117 @@
+//! `gin`, the command line of the gin Gin Rummy engine.
+//!
+//! `gin analyze` shows a hand's best melds, its deadwood, and whether it can knock or is gin.
+//! This crate is the only one that prints: the libraries return values, the commands render them.
+
+mod analyze;
+mod render;
+mod rules_arg;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status when some hand or input line could not be read.
+const EXIT_BAD_INPUT: u8 = 1;
+/// Exit status for a bad invocation (clap uses it too).
+const EXIT_USAGE: u8 = 2;
+
+/// A Gin Rummy engine: analyze hands (and, soon, play).
+#[derive(Debug, Parser)]
+#[command(
+    name = "gin",
+    version,
+    about,
+    long_about = "A Gin Rummy engine: analyze hands (and, soon, play).\n\n\
+        Cards are a rank and a suit: ranks A 2-9 T J Q K (10 also means T), \
+        suits S H D C or ♠ ♥ ♦ ♣, in any case: `TS`, `ts`, `10s` and `T♠` are all the ten of spades.",
+    after_help = "Coming soon: `gin play`, a game against the computer.\n\n\
+        Examples:\n  \
+        gin analyze \"AS 2S 3S 7H 7D 7C JC QC KC 3H\"\n  \
+        gin analyze --json - < hands.txt\n\n\
+        Run `gin help analyze` for everything `analyze` can do."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show a hand's best melds, its deadwood, and whether it can knock or is gin.
+    #[command(long_about = analyze::LONG_ABOUT, after_help = analyze::AFTER_HELP)]
+    Analyze(analyze::AnalyzeArgs),
+}
+
+/// How a command that ran to its end went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Everything was answered.
+    Success,
+    /// Some input could not be read (and was reported); the rest was answered.
+    BadInput,
+}
+
+/// An error that stops a command, with the exit status it calls for.
+#[derive(Debug)]
+struct Failure {
+    status: u8,
+    error: anyhow::Error,
+}
+
+impl Failure {
+    /// A bad option value, such as an unreadable `--rules` file: exit status 2, like clap's.
+    fn usage(error: anyhow::Error) -> Failure {
+        Failure { status: EXIT_USAGE, error }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(error: anyhow::Error) -> Failure {
+        Failure { status: EXIT_BAD_INPUT, error }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Analyze(args) => analyze::run(args),
+    };
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::BadInput) => ExitCode::from(EXIT_BAD_INPUT),
+        // The reader went away (`gin analyze - < hands | head`): nothing left to say to anyone.
+        Err(failure) if is_broken_pipe(&failure.error) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("error: {:#}", failure.error);
+            ExitCode::from(failure.status)
+        }
+    }
+}
+
+/// Whether the error comes from writing to a closed pipe.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| cause.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn broken_pipes_are_recognised_through_context() {
+        let error =
+            anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe)).context("cannot write to standard output");
+        assert!(is_broken_pipe(&error));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("something else")));
+    }
+}
