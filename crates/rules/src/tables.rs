@@ -130,6 +130,24 @@ mod tests {
     }
 
     #[test]
+    fn every_suit_mask_matches_the_reference() {
+        use gin_cards::{CardSet, Suit};
+        for (tables, ace_high) in [(&ACE_LOW, false), (&ACE_HIGH, true)] {
+            for mask in 0..1u16 << 13 {
+                let cards = CardSet::from_suit_mask(Suit::Hearts, mask);
+                let runs = crate::reference::min_deadwood(cards, ace_high);
+                assert_eq!(u32::from(tables.runs[usize::from(mask)]), runs, "{cards} ace_high={ace_high}");
+                if mask != 0 {
+                    let (drop, which) = crate::reference::best_discards(cards, ace_high);
+                    assert_eq!(u32::from(tables.drop[usize::from(mask)]), drop, "{cards}");
+                    let which_mask = which.suit_mask(Suit::Hearts);
+                    assert_eq!(tables.drop_which[usize::from(mask)], which_mask, "{cards}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn drop_examples() {
         let t = &ACE_LOW;
         // A234: dropping A or 4 leaves a run; dropping 2 or 3 does not.
