@@ -40,10 +40,10 @@ pub fn check_manifest(crate_dir: &str, manifest: &str) -> Vec<String> {
         if line.starts_with('[') {
             section = line.trim_matches(|c| c == '[' || c == ']').trim().to_owned();
             // `[dependencies.gin-cli]` names a dependency in its header.
-            if let Some((table, dep)) = section.rsplit_once('.') {
-                if is_dependency_table(table) {
-                    problems.extend(check_dependency(crate_dir, me, dep, None));
-                }
+            if let Some((table, dep)) = section.rsplit_once('.')
+                && is_dependency_table(table)
+            {
+                problems.extend(check_dependency(crate_dir, me, dep, None));
             }
             continue;
         }
@@ -81,13 +81,12 @@ fn check_dependency(crate_dir: &str, me: Option<usize>, dep: &str, from_workspac
     let mut problems = Vec::new();
     let dep = dep.trim_matches('"');
     let layer = dep.strip_prefix("gin-").unwrap_or(dep);
-    if let (Some(me), Some(other)) = (me, LAYERS.iter().position(|&l| l == layer)) {
-        if other >= me && layer != crate_dir {
-            problems.push(format!(
-                "crates/{crate_dir} depends on {dep}: dependencies point one way, {}",
-                LAYERS.join(" <- ")
-            ));
-        }
+    if let (Some(me), Some(other)) = (me, LAYERS.iter().position(|&l| l == layer))
+        && other >= me
+        && layer != crate_dir
+    {
+        problems
+            .push(format!("crates/{crate_dir} depends on {dep}: dependencies point one way, {}", LAYERS.join(" <- ")));
     }
     if from_workspace == Some(false) {
         problems.push(format!(
