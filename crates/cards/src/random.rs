@@ -27,6 +27,12 @@ pub fn seeded_rng(seed: u64) -> GinRng {
     GinRng::new(u128::from(a) << 64 | u128::from(b), u128::from(c) << 64 | u128::from(d))
 }
 
+/// A seed for stream `stream` of `seed`: the seed of a game's hand, of a match's game, of an agent.
+/// Different streams of one seed, and one stream of different seeds, give unrelated seeds.
+pub const fn derive_seed(seed: u64, stream: u64) -> u64 {
+    splitmix64(splitmix64(seed) ^ splitmix64(stream.wrapping_add(0x5851_f42d_4c95_7f2d)))
+}
+
 /// A uniform draw from `0..bound`, without bias (Lemire's multiply-and-reject).
 ///
 /// # Panics
@@ -73,6 +79,17 @@ mod tests {
         let zs: Vec<u64> = (0..4).map(|_| c.next_u64()).collect();
         assert_eq!(xs, ys);
         assert_ne!(xs, zs);
+    }
+
+    #[test]
+    fn derived_seeds_differ() {
+        let seeds = [derive_seed(1, 0), derive_seed(1, 1), derive_seed(2, 0), derive_seed(0, 1), derive_seed(0, 0)];
+        for (i, a) in seeds.iter().enumerate() {
+            for b in &seeds[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(derive_seed(7, 3), derive_seed(7, 3));
     }
 
     #[test]

@@ -52,6 +52,33 @@ impl Solver {
         Defense { deadwood, laid_off, arrangement }
     }
 
+    /// The cards of `cards` that could be laid off on `melds` if all of `cards` were offered: the
+    /// fourth card of each 3-card set, and the chains at both ends of each run.
+    pub fn layoff_reach(self, melds: &[Meld], cards: CardSet) -> CardSet {
+        let top = if self.ace_high() { 13 } else { 12 };
+        let mut reach = CardSet::EMPTY;
+        for &meld in melds {
+            match meld.kind() {
+                MeldKind::Set => reach |= meld.layoff_targets(self.ace_high()) & cards,
+                MeldKind::Run => {
+                    let Some((suit, low, high)) = meld.run_span() else { continue };
+                    let (below, below_len) = chain(cards, suit, i32::from(low) - 1, -1, top);
+                    let (above, above_len) = chain(cards, suit, i32::from(high) + 1, 1, top);
+                    reach.extend(below[..below_len].iter().chain(&above[..above_len]).copied());
+                }
+            }
+        }
+        reach
+    }
+
+    /// Whether the cards `laid` can all be laid off on `melds` together.
+    ///
+    /// Each meld's reach is a chain from its ends, and two chains that meet in a gap can always
+    /// be served by one of them, so `laid` is valid exactly when every card is within reach.
+    pub fn is_valid_layoff(self, melds: &[Meld], laid: CardSet) -> bool {
+        laid.is_subset(self.layoff_reach(melds, laid))
+    }
+
     /// Tries every choice of layoffs on `melds[0]`, then the rest, with `laid` already laid off.
     fn try_layoffs(self, melds: &[Meld], hand: CardSet, laid: CardSet, best: &mut (u32, CardSet)) {
         if best.0 == 0 {

@@ -189,6 +189,15 @@ impl serde::Serialize for Meld {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Meld {
+    /// Reads a list of cards and checks that they form a meld, with the ace allowed high: a
+    /// reader that plays aces low checks again with [`Meld::new`].
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Meld, D::Error> {
+        let cards = CardSet::deserialize(deserializer)?;
+        Meld::new(cards, true).map_err(serde::de::Error::custom)
+    }
+}
+
 /// Every meld that can be formed from `cards`: each set of 3 and of 4, and each run of every
 /// length ≥ 3 (sub-runs included). Order: sets by rank, then runs by suit and start.
 pub fn melds_in(cards: CardSet, ace_high: bool) -> Vec<Meld> {
@@ -278,6 +287,16 @@ mod tests {
         assert_eq!(jqk.layoff_targets(true), set("TH AH"));
         let qka = Meld::new(set("QH KH AH"), true).unwrap();
         assert_eq!(qka.layoff_targets(true), set("JH"));
+    }
+
+    #[test]
+    fn melds_read_back_from_json() {
+        let meld = Meld::new(set("QS KS AS"), true).unwrap();
+        let json = serde_json::to_string(&meld).unwrap();
+        assert_eq!(json, r#"["QS","KS","AS"]"#);
+        assert_eq!(serde_json::from_str::<Meld>(&json).unwrap(), meld);
+        let err = serde_json::from_str::<Meld>(r#"["AS","2S","4S"]"#).unwrap_err().to_string();
+        assert!(err.contains("is not a meld"), "{err}");
     }
 
     #[test]

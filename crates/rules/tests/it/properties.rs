@@ -94,6 +94,23 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
+    fn layoff_validity_matches_the_reference(
+        low in 0u8..9,
+        order in any::<u64>(),
+        offered in proptest::sample::subsequence((0..10).collect::<Vec<usize>>(), 0..=6),
+        ace_high in any::<bool>(),
+    ) {
+        // A dense window, so that many offered cards touch the knocker's melds.
+        let mut window: Vec<Card> = (0..20).map(|i| card((low + i % 5) % 13, i / 5)).collect();
+        random::shuffle(&mut random::seeded_rng(order), &mut window);
+        let knocker: CardSet = window[..10].iter().copied().collect();
+        let melds = shown_melds(knocker, ace_high, order);
+        let laid: CardSet = offered.iter().map(|&i| window[10 + i]).collect();
+        let solver = Solver::new(ace_high);
+        prop_assert_eq!(solver.is_valid_layoff(&melds, laid), reference::is_valid_layoff(&melds, laid, ace_high), "{} on {:?}", laid, melds);
+    }
+
+    #[test]
     fn defense_matches_the_reference(
         dense in any::<bool>(),
         low in 0u8..9,
@@ -117,6 +134,7 @@ proptest! {
         prop_assert_eq!(defense.deadwood, reference::defend(&melds, defender, ace_high), "{} vs {:?}", defender, melds);
         prop_assert!(defense.laid_off.is_subset(defender));
         prop_assert!(reference::is_valid_layoff(&melds, defense.laid_off, ace_high));
+        prop_assert!(solver.is_valid_layoff(&melds, defense.laid_off));
         check_arrangement(&defense.arrangement, defender - defense.laid_off, ace_high)?;
         prop_assert_eq!(defense.arrangement.deadwood(), defense.deadwood);
         // Laying off never leaves more than the defender's own best melds would.

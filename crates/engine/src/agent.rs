@@ -1,0 +1,70 @@
+//! `Agent`: the interface every player program implements.
+
+use gin_cards::random::{self, GinRng};
+use gin_rules::{GameResult, Player, Ruleset};
+
+use crate::{Action, Event, PlayerView};
+
+/// A player: it chooses actions from what it may see.
+///
+/// The runner calls `start_game`, then `observe` for every event (as this player may see it,
+/// its own actions included) and `choose` whenever it is this player's turn, then `end_game`.
+/// An agent owns its random source, seeded by the runner in `start_game`, so a match is the same
+/// every time it is played from the same seed. The trait is object safe: agents live in
+/// `Box<dyn Agent>`.
+pub trait Agent {
+    /// A short name for reports, such as `random`.
+    fn name(&self) -> &str;
+
+    /// A game begins: this agent's seat, the rules, and a seed for its random source.
+    fn start_game(&mut self, seat: Player, rules: &Ruleset, seed: u64) {
+        let _ = (seat, rules, seed);
+    }
+
+    /// Something happened, as this player may see it.
+    fn observe(&mut self, event: &Event) {
+        let _ = event;
+    }
+
+    /// Chooses one of `legal` (never empty) from `view`. Returning another action forfeits the
+    /// game if the engine refuses it.
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action;
+
+    /// The game ended.
+    fn end_game(&mut self, result: &GameResult) {
+        let _ = result;
+    }
+}
+
+/// Chooses uniformly among the legal actions: the baseline, and the engine's test driver.
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    rng: GinRng,
+}
+
+impl RandomAgent {
+    /// A random agent seeded with `seed` (the runner reseeds it at each game).
+    pub fn new(seed: u64) -> RandomAgent {
+        RandomAgent { rng: random::seeded_rng(seed) }
+    }
+}
+
+impl Default for RandomAgent {
+    fn default() -> RandomAgent {
+        RandomAgent::new(0)
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn start_game(&mut self, _seat: Player, _rules: &Ruleset, seed: u64) {
+        self.rng = random::seeded_rng(seed);
+    }
+
+    fn choose(&mut self, _view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        legal[random::index(&mut self.rng, legal.len())].clone()
+    }
+}

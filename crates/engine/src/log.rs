@@ -1,0 +1,196 @@
+//! The event log as JSON Lines, and replaying it.
+//!
+//! The first line is a [`LogHeader`] (format, version, seed, rules, and the first deal when it
+//! was set up by hand); each further line is one [`Event`] as the referee saw it. Replaying a
+//! log plays the actions its events record on a new game from the header and checks that every
+//! event comes out the same.
+
+use std::io::{self, Write};
+
+use gin_rules::{Player, Ruleset};
+
+use crate::{Action, Event, Game, HandSetup, PlayError, SetupError};
+
+/// The version of the log format written by [`write_log`].
+pub const LOG_VERSION: u32 = 1;
+const LOG_FORMAT: &str = "gin-log";
+
+/// The first line of a log: what a replay needs to deal the same cards.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogHeader {
+    /// Always `gin-log`.
+    pub format: String,
+    /// [`LOG_VERSION`].
+    pub version: u32,
+    /// The game's seed.
+    pub seed: u64,
+    /// The rules.
+    pub rules: Ruleset,
+    /// The first hand, when the game was started from a setup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<HandSetup>,
+}
+
+impl LogHeader {
+    /// The header of a game started with [`Game::new`] (or [`Game::from_setup`] with `setup`).
+    pub fn new(seed: u64, rules: &Ruleset, setup: Option<HandSetup>) -> LogHeader {
+        LogHeader { format: LOG_FORMAT.to_owned(), version: LOG_VERSION, seed, rules: rules.clone(), setup }
+    }
+}
+
+/// Why a log could not be read or replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The log is empty.
+    #[error("the log is empty: expected a header line")]
+    Empty,
+    /// A line that is not the JSON expected there.
+    #[error("line {line}: {message}")]
+    Parse {
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Another format or version.
+    #[error("line 1: not a gin log of version {LOG_VERSION} (found format {format:?}, version {version})")]
+    Version {
+        /// The format named.
+        format: String,
+        /// The version named.
+        version: u32,
+    },
+    /// The header's setup is not a deal.
+    #[error("line 1: the first hand's setup is invalid: {0}")]
+    Setup(#[from] SetupError),
+    /// An event records an action the referee refuses.
+    #[error("line {line}: the recorded action is refused: {error}")]
+    Illegal {
+        /// The line number.
+        line: usize,
+        /// Why.
+        error: PlayError,
+    },
+    /// The game went differently from the log.
+    #[error("line {line}: the log says {logged} but the replay gives {replayed}")]
+    Mismatch {
+        /// The line number.
+        line: usize,
+        /// The logged event, as JSON.
+        logged: String,
+        /// The replayed event, as JSON (or `nothing`).
+        replayed: String,
+    },
+    /// An event that no player's action causes, where an action was expected.
+    #[error("line {line}: unexpected {event}: expected an event recording a player's action")]
+    Unexpected {
+        /// The line number.
+        line: usize,
+        /// The event, as JSON.
+        event: String,
+    },
+}
+
+/// Writes a log: the header, then one event per line.
+///
+/// # Errors
+/// The writer's errors.
+pub fn write_log(out: &mut impl Write, header: &LogHeader, events: &[Event]) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, header)?;
+    out.write_all(b"\n")?;
+    for event in events {
+        serde_json::to_writer(&mut *out, event)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Reads a log's header and events (blank lines are skipped).
+///
+/// # Errors
+/// [`ReplayError`] naming the first line that is not what it should be.
+pub fn read_log(text: &str) -> Result<(LogHeader, Vec<(usize, Event)>), ReplayError> {
+    let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line)).filter(|(_, line)| !line.trim().is_empty());
+    let (_, first) = lines.next().ok_or(ReplayError::Empty)?;
+    let header: LogHeader =
+        serde_json::from_str(first).map_err(|e| ReplayError::Parse { line: 1, message: format!("bad header: {e}") })?;
+    if header.format != LOG_FORMAT || header.version != LOG_VERSION {
+        return Err(ReplayError::Version { format: header.format, version: header.version });
+    }
+    let events = lines
+        .map(|(line, text)| {
+            serde_json::from_str(text)
+                .map(|event| (line, event))
+                .map_err(|e| ReplayError::Parse { line, message: e.to_string() })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((header, events))
+}
+
+/// Replays a log: deals from its header, plays the action each event records, and checks every
+/// event the game produces against the log. Returns the game as the log leaves it.
+///
+/// # Errors
+/// [`ReplayError`] at the first line that cannot be read or that the game does not reproduce.
+pub fn replay(text: &str) -> Result<Game, ReplayError> {
+    let (header, events) = read_log(text)?;
+    let (mut game, opening) = match &header.setup {
+        Some(setup) => Game::from_setup(&header.rules, header.seed, setup)?,
+        None => Game::new(&header.rules, header.seed),
+    };
+    let mut logged = events.iter().peekable();
+    compare(&opening, &mut logged)?;
+    while let Some(&&(line, ref event)) = logged.peek() {
+        let (player, action) =
+            action_of(event, &game).ok_or_else(|| ReplayError::Unexpected { line, event: json(event) })?;
+        let produced = game.play(player, &action).map_err(|error| ReplayError::Illegal { line, error })?;
+        compare(&produced, &mut logged)?;
+    }
+    Ok(game)
+}
+
+/// Checks that the next logged events are `produced`.
+fn compare<'a>(
+    produced: &[Event],
+    logged: &mut std::iter::Peekable<impl Iterator<Item = &'a (usize, Event)>>,
+) -> Result<(), ReplayError> {
+    for event in produced {
+        match logged.next() {
+            Some((_, seen)) if seen == event => {}
+            Some((line, seen)) => {
+                return Err(ReplayError::Mismatch { line: *line, logged: json(seen), replayed: json(event) });
+            }
+            // The log may stop anywhere: what it holds was reproduced.
+            None => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+/// The action an event records, if a player's action causes it here.
+fn action_of(event: &Event, game: &Game) -> Option<(Player, Action)> {
+    let to_melds = |melds: &[gin_rules::Meld]| melds.iter().map(|m| m.cards()).collect();
+    let action = match event {
+        Event::TookUpcard { player, .. } => (*player, Action::TakeUpcard),
+        Event::PassedUpcard { player } => (*player, Action::PassUpcard),
+        Event::DrewStock { player, .. } => (*player, Action::DrawStock),
+        Event::DrewPile { player, .. } => (*player, Action::DrawPile),
+        Event::Discarded { player, card } => (*player, Action::Discard { card: *card }),
+        Event::Knocked { player, discard: Some(discard), melds, .. } => {
+            (*player, Action::Knock { discard: *discard, melds: Some(to_melds(melds)) })
+        }
+        Event::Knocked { player, discard: None, melds, .. } => {
+            (*player, Action::BigGin { melds: Some(to_melds(melds)) })
+        }
+        Event::LaidOff { player, melds, laid_off, .. } if game.hand().phase() == crate::Phase::LayOff => {
+            (*player, Action::LayOff { melds: Some(to_melds(melds)), laid_off: Some(*laid_off) })
+        }
+        _ => return None,
+    };
+    Some(action)
+}
+
+fn json(event: &Event) -> String {
+    serde_json::to_string(event).unwrap_or_else(|_| format!("{event:?}"))
+}

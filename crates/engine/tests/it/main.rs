@@ -1,0 +1,3 @@
+//! Integration tests of gin-engine.
+
+mod smoke;
