@@ -377,14 +377,19 @@ impl Hand {
                 // are ruled out by one cheap solve before the full search of discards.
                 let may_knock = solver.min_deadwood(hand) <= self.knock_limit + 10
                     && solver.best_discards(hand).deadwood <= self.knock_limit;
-                for card in hand {
-                    if Some(card) == self.taken && !self.rules.may_discard_taken_card {
-                        continue;
+                let discardable = match self.taken {
+                    Some(taken) if !self.rules.may_discard_taken_card => hand.without(taken),
+                    _ => hand,
+                };
+                if may_knock {
+                    for card in discardable {
+                        actions.push(Action::Discard { card });
+                        if solver.min_deadwood(hand.without(card)) <= self.knock_limit {
+                            actions.push(Action::knock(card));
+                        }
                     }
-                    actions.push(Action::Discard { card });
-                    if may_knock && solver.min_deadwood(hand.without(card)) <= self.knock_limit {
-                        actions.push(Action::knock(card));
-                    }
+                } else {
+                    actions.extend(discardable.iter().map(|card| Action::Discard { card }));
                 }
                 if self.rules.big_gin_bonus.is_some() && solver.is_all_melded(hand) {
                     actions.push(Action::BigGin { melds: None });
@@ -421,8 +426,9 @@ impl Hand {
     /// # Panics
     /// May panic, or leave the hand inconsistent, if the action is not legal.
     pub fn play_unchecked(&mut self, player: Player, action: &Action, events: &mut Vec<Event>) {
+        // Knocks and defenses are rare and need their arrangement worked out: check them.
         let plan = match action {
-            Action::Knock { melds: Some(_), .. } | Action::BigGin { melds: Some(_) } | Action::LayOff { .. } => {
+            Action::Knock { .. } | Action::BigGin { .. } | Action::LayOff { .. } => {
                 self.check(player, action).expect("play_unchecked: an illegal action")
             }
             _ => Plan::Simple,

@@ -1,3 +1,6 @@
 //! Integration tests of gin-engine.
 
-mod smoke;
+mod properties;
+mod runner;
+mod saves;
+mod vectors;
