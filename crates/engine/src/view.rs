@@ -36,7 +36,9 @@ pub struct PlayerView<'a> {
     pub opponent_cards: usize,
     /// The card this player took from the discard pile this turn, which it may not discard.
     pub taken_card: Option<Card>,
-    /// The hand's events as this player saw them.
+    /// The current hand's events as this player saw them, from its deal. (Once a hand ends and
+    /// the next is dealt, the old hand's last events reach agents through `Agent::observe` and
+    /// are returned by `Game::play`.)
     pub events: &'a [Event],
     /// The game's score so far.
     pub score: &'a GameScore,
