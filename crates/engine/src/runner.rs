@@ -85,6 +85,18 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 
 /// Plays one game between `agents` (indexed by seat) from `seed`.
 pub fn play_game(rules: &Ruleset, seed: u64, agents: ByPlayer<&mut dyn Agent>, options: RunOptions) -> GameRecord {
+    play_game_observed(rules, seed, agents, options, &mut |_| {})
+}
+
+/// [`play_game`], showing every event (as the referee saw it) to `observer` as it happens: for
+/// statistics that should not keep the whole log.
+pub fn play_game_observed(
+    rules: &Ruleset,
+    seed: u64,
+    agents: ByPlayer<&mut dyn Agent>,
+    options: RunOptions,
+    observer: &mut dyn FnMut(&Event),
+) -> GameRecord {
     let ByPlayer([one, two]) = agents;
     let mut agents = ByPlayer([one, two]);
     let (mut game, opening) = Game::new(rules, seed);
@@ -92,7 +104,7 @@ pub fn play_game(rules: &Ruleset, seed: u64, agents: ByPlayer<&mut dyn Agent>, o
         agents[seat].start_game(seat, rules, agent_seed(seed, seat));
     }
     let mut log = Vec::new();
-    deliver(&mut agents, &opening, options.keep_events.then_some(&mut log));
+    deliver(&mut agents, &opening, options.keep_events.then_some(&mut log), observer);
     let (mut legal, mut events) = (Vec::new(), Vec::new());
     let outcome = loop {
         let Some(player) = game.to_act() else {
@@ -108,7 +120,7 @@ pub fn play_game(rules: &Ruleset, seed: u64, agents: ByPlayer<&mut dyn Agent>, o
         let action = agents[player].choose(&game.view(player), &legal);
         events.clear();
         match game.play_into(player, &action, &mut events) {
-            Ok(()) => deliver(&mut agents, &events, options.keep_events.then_some(&mut log)),
+            Ok(()) => deliver(&mut agents, &events, options.keep_events.then_some(&mut log), observer),
             Err(err) => break forfeit(player, action, &err),
         }
     };
@@ -124,8 +136,14 @@ fn forfeit(player: Player, action: Action, err: &PlayError) -> GameOutcome {
     GameOutcome::Forfeit { player, action, reason: err.to_string() }
 }
 
-fn deliver(agents: &mut ByPlayer<&mut dyn Agent>, events: &[Event], log: Option<&mut Vec<Event>>) {
+fn deliver(
+    agents: &mut ByPlayer<&mut dyn Agent>,
+    events: &[Event],
+    log: Option<&mut Vec<Event>>,
+    observer: &mut dyn FnMut(&Event),
+) {
     for event in events {
+        observer(event);
         for seat in Player::ALL {
             agents[seat].observe(&event.seen_by(seat));
         }

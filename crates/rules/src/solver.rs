@@ -76,6 +76,44 @@ impl Solver {
         arrangement
     }
 
+    /// Every arrangement of `hand` with the least deadwood (a long run and the shorter runs it
+    /// splits into count as different arrangements). This one allocates and searches: it is for
+    /// choosing among best arrangements at a knock, not for inner loops.
+    pub fn best_arrangements(self, hand: CardSet) -> Vec<Arrangement> {
+        fn search(
+            rest: CardSet,
+            deadwood: u32,
+            limit: u32,
+            melds: &[Meld],
+            chosen: &mut Vec<Meld>,
+            hand: CardSet,
+            out: &mut Vec<Arrangement>,
+        ) {
+            let Some(card) = rest.first() else {
+                if let Ok(arrangement) = Arrangement::new(hand, chosen) {
+                    out.push(arrangement);
+                }
+                return;
+            };
+            for &meld in melds {
+                if meld.cards().contains(card) && meld.cards().is_subset(rest) {
+                    chosen.push(meld);
+                    search(rest - meld.cards(), deadwood, limit, melds, chosen, hand, out);
+                    chosen.pop();
+                }
+            }
+            let value = u32::from(card.value());
+            if deadwood + value <= limit {
+                search(rest.without(card), deadwood + value, limit, melds, chosen, hand, out);
+            }
+        }
+        let limit = self.min_deadwood(hand);
+        let melds = crate::melds_in(hand, self.ace_high);
+        let mut out = Vec::new();
+        search(hand, 0, limit, &melds, &mut Vec::new(), hand, &mut out);
+        out
+    }
+
     /// The least deadwood after discarding one card, and all the discards that reach it.
     ///
     /// For an 11-card hand this is the deadwood the player can knock with; an empty hand has no
@@ -319,6 +357,22 @@ mod tests {
         assert_eq!(arrangement.unmelded(), hand("2S"));
         let low = Solver::ACE_LOW.best_arrangement(hand("AS 2S 3S QS KS"));
         assert_eq!(low.deadwood(), 20);
+    }
+
+    #[test]
+    fn every_best_arrangement() {
+        let solver = Solver::ACE_LOW;
+        // 7S7H7D7C with 8C9C: the clubs run takes 7C, or the four sevens stand (8C 9C left).
+        let all = solver.best_arrangements(hand("7S 7H 7D 7C 8C 9C 5D"));
+        assert!(all.iter().all(|a| a.deadwood() == 5), "{all:?}");
+        assert_eq!(all.len(), 1, "{all:?}");
+        // Six in a row: one run of six, or two runs of three.
+        let six = solver.best_arrangements(hand("AS 2S 3S 4S 5S 6S"));
+        assert_eq!(six.len(), 2, "{six:?}");
+        // V8's knocker: three runs or three sets.
+        let v8 = solver.best_arrangements(hand("AS 5S 6S 7S 5C 6C 7C 5D 6D 7D"));
+        assert_eq!(v8.len(), 2, "{v8:?}");
+        assert!(v8.iter().all(|a| a.unmelded() == hand("AS")));
     }
 
     #[test]

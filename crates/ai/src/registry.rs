@@ -1,0 +1,137 @@
+//! Agents by name: `random`, `greedy`, `simple`, `expert`, with settings (`expert:knock_bias=2`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use gin_engine::{Agent, RandomAgent};
+
+use crate::{ExpertAgent, ExpertParams, GreedyAgent, SimpleAgent};
+
+/// The names of the built-in agents, weakest first.
+pub const NAMES: [&str; 4] = ["random", "greedy", "simple", "expert"];
+
+/// An agent's name and its settings, written `name` or `name:key=value,key=value`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// The agent's name.
+    pub name: String,
+    /// Its settings, in the order given.
+    pub settings: Vec<(String, String)>,
+}
+
+/// Why a spec names no agent that can be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// An empty spec.
+    #[error("empty agent name: expected one of {}", NAMES.join(", "))]
+    Empty,
+    /// No agent of that name.
+    #[error("unknown agent `{0}`: expected one of {names}", names = NAMES.join(", "))]
+    UnknownAgent(String),
+    /// A setting that is not `key=value`.
+    #[error("bad setting `{0}` in the agent spec: expected key=value")]
+    BadSetting(String),
+    /// A setting the agent does not have, or a value it does not take.
+    #[error("agent `{agent}`: {message}")]
+    Setting {
+        /// The agent.
+        agent: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl FromStr for AgentSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
+        let text = text.trim();
+        let (name, rest) = text.split_once(':').unwrap_or((text, ""));
+        if name.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        let settings = rest
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|setting| match setting.split_once('=') {
+                Some((key, value)) if !key.trim().is_empty() => Ok((key.trim().to_owned(), value.trim().to_owned())),
+                _ => Err(SpecError::BadSetting(setting.to_owned())),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(AgentSpec { name: name.to_ascii_lowercase(), settings })
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (key, value)) in self.settings.iter().enumerate() {
+            write!(f, "{}{key}={value}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds the agent a spec names. `expert` starts from `expert_params` (the defaults, or a
+/// parameter file) and applies the spec's settings on top.
+///
+/// # Errors
+/// [`SpecError`] for an unknown agent or a setting it does not take.
+pub fn build(spec: &AgentSpec, expert_params: &ExpertParams) -> Result<Box<dyn Agent + Send>, SpecError> {
+    let no_settings = || {
+        if let Some((key, _)) = spec.settings.first() {
+            return Err(SpecError::Setting { agent: spec.name.clone(), message: format!("has no setting `{key}`") });
+        }
+        Ok(())
+    };
+    Ok(match spec.name.as_str() {
+        "random" => {
+            no_settings()?;
+            Box::new(RandomAgent::default())
+        }
+        "greedy" => {
+            no_settings()?;
+            Box::new(GreedyAgent::default())
+        }
+        "simple" => {
+            no_settings()?;
+            Box::new(SimpleAgent::default())
+        }
+        "expert" => {
+            let mut params = expert_params.clone();
+            for (key, value) in &spec.settings {
+                params.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
+            }
+            Box::new(ExpertAgent::new(params))
+        }
+        other => return Err(SpecError::UnknownAgent(other.to_owned())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_display() {
+        let spec: AgentSpec = "Expert:knock_bias=2, outs_weight=0.5".parse().unwrap();
+        assert_eq!(spec.name, "expert");
+        assert_eq!(spec.settings, [("knock_bias".into(), "2".into()), ("outs_weight".into(), "0.5".into())]);
+        assert_eq!(spec.to_string(), "expert:knock_bias=2,outs_weight=0.5");
+        assert_eq!("simple".parse::<AgentSpec>().unwrap().to_string(), "simple");
+        assert_eq!("".parse::<AgentSpec>(), Err(SpecError::Empty));
+        assert_eq!("expert:oops".parse::<AgentSpec>(), Err(SpecError::BadSetting("oops".into())));
+    }
+
+    #[test]
+    fn every_name_builds_and_others_are_refused() {
+        for name in NAMES {
+            let agent = build(&name.parse().unwrap(), &ExpertParams::default()).unwrap();
+            assert_eq!(agent.name(), name);
+        }
+        let err = build(&"chess".parse().unwrap(), &ExpertParams::default()).err().unwrap();
+        assert_eq!(err.to_string(), "unknown agent `chess`: expected one of random, greedy, simple, expert");
+        let err = build(&"simple:x=1".parse().unwrap(), &ExpertParams::default()).err().unwrap();
+        assert_eq!(err.to_string(), "agent `simple`: has no setting `x`");
+    }
+}
