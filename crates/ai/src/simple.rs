@@ -1,18 +1,173 @@
-//! `SimpleAgent` (placeholder while the port is written).
+//! `SimpleAgent`: a port of the EAAI competition's `SimpleGinRummyPlayer`.
 
-use gin_engine::{Action, Agent, PlayerView, RandomAgent};
+use gin_cards::random::{self, GinRng};
+use gin_cards::{Card, CardSet};
+use gin_engine::{Action, Agent, Event, Phase, PlayerView};
+use gin_rules::{Arrangement, Player, Ruleset, Solver, melds_in};
 
-/// Placeholder.
-#[derive(Clone, Debug, Default)]
+use crate::Tracker;
+
+/// The EAAI 2021 competition's sample player, `SimpleGinRummyPlayer`, ported for its behaviour.
+///
+/// - It takes the face-up card (the first upcard, or the top of the pile) exactly when that card
+///   is part of some meld of its hand with the card; otherwise it passes or draws from the stock.
+/// - It discards, uniformly at random, one of the cards whose discard leaves the least deadwood,
+///   never the card just taken from the pile, and never a card that would repeat a (card drawn,
+///   card discarded) pair already played this hand, in either order.
+/// - It knocks as soon as that discard leaves a hand it may knock with (gin included), showing a
+///   best arrangement chosen at random; it goes big gin where the rules play it.
+/// - As the defender it shows a best arrangement of its own chosen at random, and the engine lays
+///   off its unmelded cards the best way, as the EAAI framework does.
+#[derive(Clone, Debug)]
 pub struct SimpleAgent {
-    inner: RandomAgent,
+    rng: GinRng,
+    tracker: Tracker,
+    /// The (drawn, discarded) pairs of this hand, each as the set of its one or two cards.
+    used_pairs: Vec<CardSet>,
+}
+
+impl SimpleAgent {
+    /// A simple agent seeded with `seed` (the runner reseeds it at each game).
+    pub fn new(seed: u64) -> SimpleAgent {
+        SimpleAgent { rng: random::seeded_rng(seed), tracker: Tracker::default(), used_pairs: Vec::new() }
+    }
+
+    /// The discard: a random one among the allowed cards that leave the least deadwood. The pair
+    /// it makes with the card drawn this turn is remembered.
+    fn pick_discard(&mut self, view: &PlayerView<'_>) -> Option<Card> {
+        let solver = view.rules.solver();
+        let hand = view.hand;
+        let allowed = match view.taken_card {
+            Some(taken) => hand.without(taken),
+            None => hand,
+        };
+        let drawn = self.tracker.last_draw().map(|(card, _)| card).filter(|&card| hand.contains(card));
+        let fresh: CardSet = match drawn {
+            Some(drawn) => allowed.iter().filter(|&card| !self.used_pairs.contains(&pair(drawn, card))).collect(),
+            None => allowed,
+        };
+        // Every allowed card repeating a pair cannot happen in a real hand; EAAI's player would
+        // fail there, this one lets the pair rule go.
+        let pool = if fresh.is_empty() { allowed } else { fresh };
+        let mut least = u32::MAX;
+        let mut candidates = CardSet::EMPTY;
+        for card in pool {
+            let deadwood = solver.min_deadwood(hand.without(card));
+            if deadwood < least {
+                least = deadwood;
+                candidates = CardSet::EMPTY;
+            }
+            if deadwood == least {
+                candidates.insert(card);
+            }
+        }
+        let card = self.pick(candidates)?;
+        if let Some(drawn) = drawn {
+            self.used_pairs.push(pair(drawn, card));
+        }
+        Some(card)
+    }
+
+    /// A uniformly random card of `cards`.
+    fn pick(&mut self, cards: CardSet) -> Option<Card> {
+        if cards.is_empty() {
+            return None;
+        }
+        cards.iter().nth(random::index(&mut self.rng, cards.len()))
+    }
+
+    /// The melds of a best arrangement of `cards`, chosen uniformly among all of them.
+    fn random_best_melds(&mut self, solver: Solver, cards: CardSet) -> Vec<CardSet> {
+        let arrangements = solver.best_arrangements(cards);
+        let chosen = if arrangements.is_empty() {
+            solver.best_arrangement(cards)
+        } else {
+            arrangements[random::index(&mut self.rng, arrangements.len())]
+        };
+        meld_cards(&chosen)
+    }
+
+    fn discard_or_knock(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Option<Action> {
+        let solver = view.rules.solver();
+        if legal.iter().any(|action| matches!(action, Action::BigGin { .. })) {
+            return Some(Action::BigGin { melds: Some(self.random_best_melds(solver, view.hand)) });
+        }
+        let discard = self.pick_discard(view)?;
+        if legal.contains(&Action::knock(discard)) {
+            let melds = self.random_best_melds(solver, view.hand.without(discard));
+            return Some(Action::Knock { discard, melds: Some(melds) });
+        }
+        Some(Action::Discard { card: discard })
+    }
+}
+
+impl Default for SimpleAgent {
+    fn default() -> SimpleAgent {
+        SimpleAgent::new(0)
+    }
 }
 
 impl Agent for SimpleAgent {
     fn name(&self) -> &str {
         "simple"
     }
+
+    fn start_game(&mut self, seat: Player, _rules: &Ruleset, seed: u64) {
+        self.rng = random::seeded_rng(seed);
+        self.tracker.reset(seat);
+        self.used_pairs.clear();
+    }
+
+    fn observe(&mut self, event: &Event) {
+        if matches!(event, Event::HandStarted { .. }) {
+            self.used_pairs.clear();
+        }
+        self.tracker.observe(event);
+    }
+
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        self.inner.choose(view, legal)
+        let wants_face_up = || view.pile_top().is_some_and(|card| forms_meld(view.hand, card, view.rules.ace_high));
+        let action = match view.phase {
+            Phase::UpcardOffer if wants_face_up() => Some(Action::TakeUpcard),
+            Phase::UpcardOffer => Some(Action::PassUpcard),
+            Phase::Draw if legal.contains(&Action::DrawPile) && wants_face_up() => Some(Action::DrawPile),
+            Phase::Draw => Some(Action::DrawStock),
+            Phase::Discard => self.discard_or_knock(view, legal),
+            Phase::LayOff => {
+                let melds = self.random_best_melds(view.rules.solver(), view.hand);
+                Some(Action::LayOff { melds: Some(melds), laid_off: None })
+            }
+            Phase::Over => None,
+        };
+        match action {
+            Some(action) if is_offered(&action, legal) => action,
+            _ => legal.first().cloned().unwrap_or(Action::LAY_OFF_BEST),
+        }
+    }
+}
+
+/// Whether `card` belongs to some meld of `hand` with `card`.
+fn forms_meld(hand: CardSet, card: Card, ace_high: bool) -> bool {
+    melds_in(hand.with(card), ace_high).iter().any(|meld| meld.cards().contains(card))
+}
+
+/// A draw and a discard as an unordered pair (one card when the card drawn is discarded).
+fn pair(drawn: Card, discarded: Card) -> CardSet {
+    CardSet::from(drawn).with(discarded)
+}
+
+/// The melds of an arrangement as card groups, for an action.
+fn meld_cards(arrangement: &Arrangement) -> Vec<CardSet> {
+    arrangement.melds().iter().map(|meld| meld.cards()).collect()
+}
+
+/// Whether the engine lists `action`, or lists it with the arrangement left to the engine (the
+/// named arrangement is then a best one, which the engine accepts).
+fn is_offered(action: &Action, legal: &[Action]) -> bool {
+    match action {
+        Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
+        Action::BigGin { .. } => legal.contains(&Action::BigGin { melds: None }),
+        Action::LayOff { .. } => legal.contains(&Action::LAY_OFF_BEST),
+        other => legal.contains(other),
     }
 }

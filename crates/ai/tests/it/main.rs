@@ -1,1 +1,3 @@
 //! Integration tests of gin-ai.
+
+mod agents;

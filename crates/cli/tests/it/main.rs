@@ -6,6 +6,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+mod sim;
+
 /// RULES.md V10: the knocker's hand, deadwood 3.
 const V10_KNOCKER: &str = "AS 2S 3S 7H 7D 7C JC QC KC 3H";
 /// RULES.md V5: 11 cards whose best discard, `3D`, leaves gin.

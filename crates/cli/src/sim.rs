@@ -1,0 +1,438 @@
+//! `gin sim`: two agents play many games as mirrored pairs, on several threads, and the command
+//! reports how each did.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::num::NonZero;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow};
+use clap::Args;
+use gin_ai::ExpertParams;
+use gin_ai::registry::{self, AgentSpec};
+use gin_engine::{Agent, RunOptions, game_seed, play_game_observed};
+use gin_rules::{ByPlayer, Player, Ruleset};
+
+use crate::rules_arg::{RulesArg, RulesSource};
+use crate::stats::{AgentFigures, Figures, GameObserver, Side, Tally};
+use crate::{Failure, Outcome};
+
+/// `gin help sim`: what the command does and what each figure means.
+pub const LONG_ABOUT: &str = "\
+Play two agents against each other many times and report how each did.
+
+Agents are named by a spec: random, greedy, simple or expert, with settings for expert as \
+`expert:knock_max_late=7,danger_weight=2`. `--param FILE` reads expert parameters from a JSON \
+file first (any name it leaves out keeps its default); the spec's settings apply on top.
+
+Mirrored pairs: the games are played in pairs from the same seed, so with the same deals. In the \
+first game of a pair `a` sits in seat one and `b` in seat two; in the second they swap seats, so \
+each agent is dealt the cards the other was dealt. Luck of the deal cancels out within a pair and \
+differences show up in far fewer games. Pair k uses the seed derived from --seed and k, so the \
+same --seed gives the same games, and the same results whatever --threads is. An odd --games is \
+rounded up to the next even number, to keep every pair whole (a note says so).
+
+The figures, for each agent:
+  games won       wins out of all games played (an abandoned game is won by nobody, a forfeit \
+is lost by the agent that forfeits), with its 95% confidence interval: the Wilson score interval \
+of the win rate
+  points/hand     hand points scored, per completed hand (dead hands included)
+  hands won by    knock, gin, big gin, undercut: how the hands it won ended
+  undercut/knock  how often a knock it declared with deadwood was undercut
+  knockable       in how many hands it could knock after some draw, and on average at which of \
+its turns it first could (a turn is one of its draws: from the stock, from the pile, or taking \
+the first upcard; \"could knock\" means some discard it may play leaves deadwood within the \
+hand's knock limit)
+  pickups         the share of its discards that the opponent took from the pile
+and for the match: the hands completed, the dead hands (no knock before the stock ran down), \
+ties (under the no-score tie rule), the average hand length in turns (both players together), \
+abandoned games (no winner within the engine's hand limit) and forfeits (an action the referee \
+refused; the game is lost).
+
+Output: a table on standard output, the time taken and the games per second on standard error, \
+and a progress bar on standard error while it runs, when that is a terminal. With --json, one \
+JSON object instead of the table: `games`, `pairs`, `seed`, `hands`, `dead_hands`, `ties`, \
+`abandoned`, `forfeits`, `turns_per_hand`, and `a` and `b`, each with `name` (the spec), `wins`, \
+`losses`, `forfeits`, `win_rate`, `ci95` ([low, high]), `points`, `points_per_hand`, \
+`hands_won`, `knocks`, `gins`, `big_gins`, `undercuts` (hands won each way), \
+`knocks_declared`, `undercuts_suffered`, `undercuts_suffered_per_knock`, `knockable_hands`, \
+`knockable_hand_rate`, `turns_to_knockable`, `discards`, `discards_picked_up` and \
+`discard_pickup_rate`. A rate with nothing to count is null. It holds no timings: the same \
+seed gives the same bytes.
+
+Exit status: 0 when the games were played, 2 for a bad option (an unknown agent or setting, \
+--games 0, --threads 0, an unreadable --rules or --param file), 1 if a game could not be run.";
+
+/// The examples after `gin sim --help`.
+pub const AFTER_HELP: &str = "\
+Examples:
+  gin sim --a expert                                (against simple, 1000 games)
+  gin sim --a simple --b greedy --games 10000 --rules eaai
+  gin sim --a expert:knock_max_late=7 --b expert --param tuned.json --seed 42 --json
+  gin sim --a random --b random --threads 1";
+
+/// How often the progress bar is redrawn.
+const TICK: Duration = Duration::from_millis(100);
+
+/// The arguments of `gin sim`.
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// The first agent: random, greedy, simple or expert, with settings as expert:key=value,...
+    #[arg(long = "a", value_name = "SPEC")]
+    a: AgentSpec,
+
+    /// The second agent, by default simple (the EAAI competition's reference player).
+    #[arg(long = "b", value_name = "SPEC", default_value = "simple")]
+    b: AgentSpec,
+
+    /// The number of games, played as mirrored pairs (an odd number is rounded up).
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_games)]
+    games: u64,
+
+    /// The match seed: the same seed plays the same games.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+
+    #[command(flatten)]
+    rules: RulesArg,
+
+    /// The number of threads that play games; by default, one per core. The results do not
+    /// depend on it.
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    threads: Option<usize>,
+
+    /// A JSON file of expert parameters, such as {"knock_max_late": 7}, for any expert agent.
+    #[arg(long, value_name = "FILE")]
+    param: Option<PathBuf>,
+
+    /// Print one JSON object, for programs, instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--games`: at least one.
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("at least one game must be played".to_owned()),
+        Ok(games) => Ok(games),
+        Err(err) => Err(format!("{err}: expected a number of games")),
+    }
+}
+
+/// `--threads`: at least one.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("at least one thread is needed".to_owned()),
+        Ok(threads) => Ok(threads),
+        Err(err) => Err(format!("{err}: expected a number of threads")),
+    }
+}
+
+/// Runs `gin sim`.
+pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
+    let (rules, source) = args.rules.load().map_err(Failure::usage)?;
+    let params = match &args.param {
+        Some(path) => load_params(path).map_err(Failure::usage)?,
+        None => ExpertParams::default(),
+    };
+    let specs = [args.a.clone(), args.b.clone()];
+    for (side, spec) in ["a", "b"].into_iter().zip(&specs) {
+        registry::build(spec, &params).with_context(|| format!("--{side} {spec}")).map_err(Failure::usage)?;
+    }
+    if args.param.is_some() && !specs.iter().any(|spec| spec.name == "expert") {
+        eprintln!("note: --param is for expert agents, and neither --a nor --b is one");
+    }
+    let pairs = args.games.div_ceil(2);
+    if args.games % 2 == 1 {
+        eprintln!("note: --games {} is odd: playing {} games, {pairs} mirrored pairs", args.games, pairs * 2);
+    }
+    let threads = args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get));
+    let threads = threads.min(usize::try_from(pairs).unwrap_or(usize::MAX));
+    let plan = Match { rules: &rules, seed: args.seed, pairs, specs: &specs, params: &params };
+
+    let started = Instant::now();
+    let progress = io::stderr().is_terminal().then(|| Progress { total: pairs * 2, started });
+    let tally = plan.play(threads, progress.as_ref())?;
+    let elapsed = started.elapsed();
+
+    let names = specs.each_ref().map(ToString::to_string);
+    let figures = Figures::new(&tally, [&names[0], &names[1]], args.seed);
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.json {
+        serde_json::to_writer(&mut out, &figures).context("cannot write to standard output")?;
+        out.write_all(b"\n").context("cannot write to standard output")?;
+    } else {
+        let settings = Settings { source: &source, threads };
+        out.write_all(render_table(&figures, &settings).as_bytes()).context("cannot write to standard output")?;
+    }
+    out.flush().context("cannot write to standard output")?;
+    let seconds = elapsed.as_secs_f64();
+    eprintln!(
+        "{} games in {seconds:.2} s: {} games/s on {}",
+        tally.games,
+        thousands((tally.games as f64 / seconds.max(1e-9)).round() as u64),
+        plural(threads as u64, "thread")
+    );
+    Ok(Outcome::Success)
+}
+
+/// Reads `--param`.
+fn load_params(path: &Path) -> Result<ExpertParams> {
+    let text = fs::read_to_string(path).with_context(|| format!("cannot read parameter file `{}`", path.display()))?;
+    ExpertParams::from_json(&text).with_context(|| format!("invalid parameter file `{}`", path.display()))
+}
+
+/// What is played: the same for every thread.
+struct Match<'a> {
+    rules: &'a Ruleset,
+    seed: u64,
+    pairs: u64,
+    /// The agents of `a` and `b`.
+    specs: &'a [AgentSpec; 2],
+    params: &'a ExpertParams,
+}
+
+impl Match<'_> {
+    /// Plays every pair on `threads` threads that take the next pair from a shared counter, and
+    /// adds up their tallies (integer sums: the order they finish in does not matter).
+    fn play(&self, threads: usize, progress: Option<&Progress>) -> Result<Tally> {
+        let next_pair = AtomicU64::new(0);
+        let games_done = AtomicU64::new(0);
+        thread::scope(|scope| {
+            // Each worker holds a sender; the channel closes when the last one ends, even by a panic.
+            let (finished, all_finished) = mpsc::channel::<()>();
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    let finished = finished.clone();
+                    let (next_pair, games_done) = (&next_pair, &games_done);
+                    scope.spawn(move || {
+                        let _finished = finished;
+                        let result = self.work(next_pair, games_done);
+                        if result.is_err() {
+                            // Leave no pair for the others.
+                            next_pair.fetch_max(self.pairs, Ordering::Relaxed);
+                        }
+                        result
+                    })
+                })
+                .collect();
+            drop(finished);
+            while let Err(RecvTimeoutError::Timeout) = all_finished.recv_timeout(TICK) {
+                if let Some(progress) = progress {
+                    progress.draw(games_done.load(Ordering::Relaxed));
+                }
+            }
+            if let Some(progress) = progress {
+                progress.clear();
+            }
+            let mut total = Tally::default();
+            for worker in workers {
+                let tally = worker
+                    .join()
+                    .map_err(|_| anyhow!("a game stopped on an internal error (a bug in an agent or the engine)"))??;
+                total.add(&tally);
+            }
+            Ok(total)
+        })
+    }
+
+    /// One worker: plays pairs until none is left, with new agents for every game, so that no
+    /// agent carries anything from one game to the next (and results cannot depend on which
+    /// thread played what).
+    fn work(&self, next_pair: &AtomicU64, games_done: &AtomicU64) -> Result<Tally> {
+        let mut tally = Tally::default();
+        loop {
+            let pair = next_pair.fetch_add(1, Ordering::Relaxed);
+            if pair >= self.pairs {
+                return Ok(tally);
+            }
+            let seed = game_seed(self.seed, pair);
+            // `a` in seat one, then in seat two: the same deals with the seats swapped.
+            for a_seat in Player::ALL {
+                let sides = Side::A.seated(a_seat);
+                let mut one = registry::build(&self.specs[sides[Player::One].index()], self.params)?;
+                let mut two = registry::build(&self.specs[sides[Player::Two].index()], self.params)?;
+                let agents: ByPlayer<&mut dyn Agent> = ByPlayer::new(one.as_mut(), two.as_mut());
+                let mut observer = GameObserver::new(&mut tally, self.rules, sides);
+                let options = RunOptions { keep_events: false, ..RunOptions::default() };
+                let record = play_game_observed(self.rules, seed, agents, options, &mut |event| {
+                    observer.observe(event);
+                });
+                observer.finish(&record.outcome);
+                games_done.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// A progress bar on standard error.
+struct Progress {
+    total: u64,
+    started: Instant,
+}
+
+impl Progress {
+    const WIDTH: usize = 30;
+
+    fn draw(&self, done: u64) {
+        let fraction = if self.total == 0 { 1.0 } else { done as f64 / self.total as f64 };
+        let filled = ((fraction * Self::WIDTH as f64) as usize).min(Self::WIDTH);
+        let seconds = self.started.elapsed().as_secs_f64();
+        let rate = done as f64 / seconds.max(1e-9);
+        let left =
+            if done == 0 { String::from("?") } else { format!("{:.0}", ((self.total - done) as f64 / rate).ceil()) };
+        let mut stderr = io::stderr().lock();
+        // A failed write to the terminal only loses the bar.
+        let _ = write!(
+            stderr,
+            "\r\x1b[2K[{}{}] {:>3.0}%  {done}/{} games  {} games/s  {left} s left",
+            "#".repeat(filled),
+            ".".repeat(Self::WIDTH - filled),
+            fraction * 100.0,
+            self.total,
+            thousands(rate as u64),
+        );
+        let _ = stderr.flush();
+    }
+
+    fn clear(&self) {
+        let mut stderr = io::stderr().lock();
+        let _ = write!(stderr, "\r\x1b[2K");
+        let _ = stderr.flush();
+    }
+}
+
+/// The settings shown above the table that are not in the figures.
+struct Settings<'a> {
+    source: &'a RulesSource,
+    threads: usize,
+}
+
+/// The table: the settings, one column per agent, then the match's figures.
+fn render_table(figures: &Figures, settings: &Settings<'_>) -> String {
+    let agents = [&figures.a, &figures.b];
+    let mut rows: Vec<(String, [String; 2])> = Vec::new();
+    let mut row = |label: &str, cell: &dyn Fn(&AgentFigures) -> String| {
+        rows.push((label.to_owned(), agents.map(cell)));
+    };
+    let games = figures.games;
+    row("games won", &|f| format!("{} ({})", f.wins, percent(Some(f.win_rate))));
+    row("  95% interval", &|f| format!("{} to {}", percent(Some(f.ci95[0])), percent(Some(f.ci95[1]))));
+    row("games lost", &|f| f.losses.to_string());
+    row("  by forfeit", &|f| f.forfeits.to_string());
+    row("points per hand", &|f| decimal(f.points_per_hand, 2));
+    row("hands won", &|f| f.hands_won.to_string());
+    row("  by knock", &|f| f.knocks.to_string());
+    row("  by gin", &|f| f.gins.to_string());
+    row("  by big gin", &|f| f.big_gins.to_string());
+    row("  by undercut", &|f| f.undercuts.to_string());
+    row("knocks (not gin)", &|f| f.knocks_declared.to_string());
+    row("  undercut", &|f| format!("{} ({})", f.undercuts_suffered, percent(f.undercuts_suffered_per_knock)));
+    row("knockable hands", &|f| format!("{} ({})", f.knockable_hands, percent(f.knockable_hand_rate)));
+    row("  turns to knockable", &|f| decimal(f.turns_to_knockable, 2));
+    row("discards", &|f| f.discards.to_string());
+    row("  picked up", &|f| format!("{} ({})", f.discards_picked_up, percent(f.discard_pickup_rate)));
+
+    let headers = ["a: ".to_owned() + &figures.a.name, "b: ".to_owned() + &figures.b.name];
+    let label_width = rows.iter().map(|(label, _)| label.len()).max().unwrap_or(0) + 2;
+    let widths: [usize; 2] = std::array::from_fn(|i| {
+        rows.iter().map(|(_, cells)| cells[i].len()).chain([headers[i].len()]).max().unwrap_or(0)
+    });
+    let mut text = String::new();
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        text,
+        "gin sim: {games} games ({} mirrored pairs), seed {}, {}, {}\n",
+        figures.pairs,
+        figures.seed,
+        settings.source,
+        plural(settings.threads as u64, "thread")
+    );
+    let _ =
+        writeln!(text, "{:label_width$}{:>w0$}  {:>w1$}", "", headers[0], headers[1], w0 = widths[0], w1 = widths[1]);
+    for (label, [a, b]) in &rows {
+        let _ = writeln!(text, "{label:label_width$}{a:>w0$}  {b:>w1$}", w0 = widths[0], w1 = widths[1]);
+    }
+    let hands = figures.hands;
+    let _ = writeln!(
+        text,
+        "\nhands {hands}: {} dead ({}), {} tied; {} turns per hand on average (draws of both players)",
+        figures.dead_hands,
+        percent((hands > 0).then(|| figures.dead_hands as f64 / hands as f64)),
+        figures.ties,
+        decimal(figures.turns_per_hand, 1),
+    );
+    let _ = writeln!(text, "games {games}: {} abandoned, {} forfeited", figures.abandoned, figures.forfeits);
+    text
+}
+
+/// `51.2%`, or `-` when there is nothing to show.
+fn percent(rate: Option<f64>) -> String {
+    rate.map_or_else(|| "-".to_owned(), |rate| format!("{:.1}%", rate * 100.0))
+}
+
+/// A number with `places` decimals, or `-`.
+fn decimal(value: Option<f64>, places: usize) -> String {
+    value.map_or_else(|| "-".to_owned(), |value| format!("{value:.places$}"))
+}
+
+/// `1 thread`, `2 threads`.
+fn plural(count: u64, noun: &str) -> String {
+    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
+}
+
+/// `12,345`.
+fn thousands(number: u64) -> String {
+    let digits = number.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(percent(Some(0.5123)), "51.2%");
+        assert_eq!(percent(None), "-");
+        assert_eq!(decimal(Some(2.0 / 3.0), 2), "0.67");
+    }
+
+    #[test]
+    fn games_and_threads_must_be_positive() {
+        assert_eq!(parse_games("10"), Ok(10));
+        assert!(parse_games("0").unwrap_err().contains("at least one game"));
+        assert!(parse_games("-3").is_err());
+        assert_eq!(parse_threads("4"), Ok(4));
+        assert!(parse_threads("0").unwrap_err().contains("at least one thread"));
+    }
+
+    #[test]
+    fn a_match_is_the_same_on_any_number_of_threads() {
+        let rules = Ruleset::eaai();
+        let specs = ["random".parse().unwrap(), "random".parse().unwrap()];
+        let params = ExpertParams::default();
+        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params };
+        let one = game.play(1, None).unwrap();
+        assert_eq!(one.games, 10);
+        assert_eq!(game.play(3, None).unwrap(), one);
+        // The same agent on both sides: mirrored games are the same games, seats swapped.
+        assert_eq!(one.agent(Side::A), one.agent(Side::B));
+    }
+}
