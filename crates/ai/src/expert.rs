@@ -1,12 +1,18 @@
 //! `ExpertAgent`: our own player, built on ideas that serve Mahjong AIs well, and its parameters.
 //!
-//! - *Outs and knock distance*: a hand is worth the deadwood it can expect after its next draw,
-//!   averaged over the cards it has not seen ([`ExpertAgent`] calls this the hand's outlook), with
-//!   bonuses for the chance that the next draw makes it knockable or gin.
-//! - *Danger*: the chance that the opponent can meld a card we discard, from the cards it took,
-//!   refused and discarded (the Mahjong safety table).
-//! - *Knock policy*: knock at once early; later, with a large deadwood, wait when the undercut
-//!   risk (the opponent's progress) is high; always knock for gin.
+//! - *Outs* (the Mahjong advance count): a 10-card hand is worth the deadwood it can expect after
+//!   its next draw (its *outlook*), averaged over the cards it has not seen, each weighted by the
+//!   chance that it is still in the stock rather than the opponent's hand, less bonuses for the
+//!   chance that the draw brings it to knock distance 0 (knockable) or gin distance 0 (gin).
+//! - *Danger* (the Mahjong safety table): the chance that the opponent can meld a card we discard,
+//!   from an estimate of its hand: the cards it took from the pile (and their meld partners, made
+//!   likelier), and the cards it refused or discarded (their partners made less likely).
+//! - Discards minimise outlook plus danger; the pile's top is taken when keeping it beats the
+//!   average over the unseen cards of what a stock draw would leave (a two-ply comparison).
+//! - *Knock policy*, tuned by self-play: in the first turns, knock with anything the rules allow;
+//!   after that, only for gin. Opponents who knock as soon as they can (most bots) then knock into
+//!   undercuts against a hand kept low, and gin pays its bonus without layoffs. When knocking, the
+//!   best arrangement shown is the one that offers the opponent the least to lay off.
 //!
 //! Every weight is in [`ExpertParams`], which a JSON file or an agent spec can override.
 
@@ -32,6 +38,8 @@ pub struct ExpertParams {
     pub danger_weight: f64,
     /// How much less likely the opponent holds a card related to one it refused or discarded.
     pub refusal_discount: f64,
+    /// How much more likely the opponent holds a card that melds with one it took from the pile.
+    pub pickup_boost: f64,
     /// Take the pile's top card when its outlook beats drawing from the stock by at least this.
     pub take_margin: f64,
     /// The largest deadwood to knock with while the stock is large.
@@ -52,10 +60,11 @@ impl Default for ExpertParams {
             gin_outs_weight: 4.0,
             danger_weight: 3.0,
             refusal_discount: 0.5,
+            pickup_boost: 2.0,
             take_margin: 0.0,
             knock_max_early: 10,
-            knock_max_late: 10,
-            late_stock: 10,
+            knock_max_late: 0,
+            late_stock: 30,
             candidates: 3,
         }
     }
@@ -132,18 +141,23 @@ impl Situation<'_> {
     /// the drawn card only if it helps), less bonuses for the chance of a knockable or gin hand.
     fn outlook(&self, hand: CardSet) -> f64 {
         let now = self.solver.min_deadwood(hand);
-        let count = self.unseen.len().max(1) as f64;
-        let (mut total, mut knockable, mut gin) = (0u32, 0u32, 0u32);
+        let (mut weight, mut total, mut knockable, mut gin) = (0.0, 0.0, 0.0, 0.0);
         for card in self.unseen {
+            // A card the opponent probably holds is less likely to be drawn.
+            let w = 1.0 - self.opponent[usize::from(card.bit())];
             let after = self.solver.best_discards(hand.with(card)).deadwood.min(now);
-            total += after;
-            knockable += u32::from(after <= self.knock_limit);
-            gin += u32::from(after == 0);
+            weight += w;
+            total += w * f64::from(after);
+            knockable += if after <= self.knock_limit { w } else { 0.0 };
+            gin += if after == 0 { w } else { 0.0 };
+        }
+        if weight <= 0.0 {
+            return f64::from(now) * (1.0 + self.params.deadwood_weight);
         }
         let p = &self.params;
-        f64::from(total) / count + p.deadwood_weight * f64::from(now)
-            - p.knock_outs_weight * f64::from(knockable) / count
-            - p.gin_outs_weight * f64::from(gin) / count
+        total / weight + p.deadwood_weight * f64::from(now)
+            - p.knock_outs_weight * knockable / weight
+            - p.gin_outs_weight * gin / weight
     }
 
     /// The chance that the opponent can meld `card` with cards it holds.
@@ -166,6 +180,31 @@ impl Situation<'_> {
         1.0 - (1.0 - set) * run_missing
     }
 
+    /// The best cost of the 10 cards kept from 11 (`not` may not be discarded). The outlook is
+    /// the costly part: only the few discards that leave the least deadwood are weighed in full.
+    fn keep_best(&self, cards: CardSet, not: Option<Card>) -> f64 {
+        let mut ranked = [(u32::MAX, None::<Card>); 11];
+        for (slot, card) in ranked.iter_mut().zip(cards.iter().filter(|&card| Some(card) != not)) {
+            *slot = (self.solver.min_deadwood(cards.without(card)), Some(card));
+        }
+        ranked.sort_unstable_by_key(|&(deadwood, _)| deadwood);
+        ranked
+            .iter()
+            .take(self.params.candidates.max(1))
+            .filter_map(|&(_, card)| card)
+            .map(|card| self.discard_cost(cards.without(card), card))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The expected best cost after drawing an unseen card into `hand` (10 cards) and discarding.
+    fn after_stock_draw(&self, hand: CardSet) -> f64 {
+        if self.unseen.is_empty() {
+            return self.outlook(hand);
+        }
+        let total: f64 = self.unseen.iter().map(|card| self.keep_best(hand.with(card), None)).sum();
+        total / self.unseen.len() as f64
+    }
+
     /// The cost of keeping `hand` (10 cards) after discarding `card`: lower is better.
     fn discard_cost(&self, hand: CardSet, card: Card) -> f64 {
         self.outlook(hand) + self.params.danger_weight * self.danger(card)
@@ -186,10 +225,23 @@ impl ExpertAgent {
             let mask = 1u16 << card.rank().index();
             related |= CardSet::from_suit_mask(card.suit(), (mask << 1) | (mask >> 1) | (mask << 2) | (mask >> 2));
         }
+        // Cards that meld with what the opponent took from the pile are more likely in its hand.
+        let mut wanted = CardSet::EMPTY;
+        for card in self.tracker.opponent_took() {
+            wanted |= CardSet::of_rank(card.rank());
+            let mask = 1u16 << card.rank().index();
+            wanted |= CardSet::from_suit_mask(card.suit(), (mask << 1) | (mask >> 1) | (mask << 2) | (mask >> 2));
+        }
         let mut opponent = [0.0; 64];
         for card in unseen {
-            let discount = if related.contains(card) { self.params.refusal_discount } else { 1.0 };
-            opponent[usize::from(card.bit())] = base * discount;
+            let mut p = base;
+            if wanted.contains(card) {
+                p *= self.params.pickup_boost;
+            }
+            if related.contains(card) {
+                p *= self.params.refusal_discount;
+            }
+            opponent[usize::from(card.bit())] = p.min(0.95);
         }
         for card in known {
             opponent[usize::from(card.bit())] = 1.0;
@@ -204,31 +256,8 @@ impl ExpertAgent {
     fn should_take(&self, view: &PlayerView<'_>, top: Card) -> bool {
         let s = self.situation(view);
         let hand = view.hand;
-        // The outlook is the costly part: weigh only the few discards that leave the least
-        // deadwood.
-        let keep_best = |cards: CardSet, not: Option<Card>| {
-            let mut ranked = [(u32::MAX, None::<Card>); 11];
-            for (slot, card) in ranked.iter_mut().zip(cards.iter().filter(|&card| Some(card) != not)) {
-                *slot = (s.solver.min_deadwood(cards.without(card)), Some(card));
-            }
-            ranked.sort_unstable_by_key(|&(deadwood, _)| deadwood);
-            ranked
-                .iter()
-                .take(self.params.candidates.max(1))
-                .filter_map(|&(_, card)| card)
-                .map(|card| s.discard_cost(cards.without(card), card))
-                .fold(f64::INFINITY, f64::min)
-        };
-        let take = keep_best(hand.with(top), Some(top));
-        if s.unseen.is_empty() {
-            return take < s.outlook(hand);
-        }
-        let mut stock = 0.0;
-        for card in s.unseen {
-            stock += keep_best(hand.with(card), None);
-        }
-        stock /= s.unseen.len() as f64;
-        take + self.params.take_margin < stock
+        let take = s.keep_best(hand.with(top), Some(top));
+        take + self.params.take_margin < s.after_stock_draw(hand)
     }
 
     fn discard_or_knock(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
@@ -264,13 +293,37 @@ impl ExpertAgent {
                 self.params.knock_max_early
             };
             if deadwood == 0 || deadwood <= limit {
-                return Action::knock(discard);
+                return self.knock_with(&s, hand.without(discard), discard);
             }
         }
         match best {
             Some((_, card)) => Action::Discard { card },
             None => legal[random::index(&mut self.rng, legal.len())].clone(),
         }
+    }
+}
+
+impl ExpertAgent {
+    /// Knocks with `discard`, showing the best arrangement of `kept` that offers the opponent
+    /// the least to lay off (by the chance it holds each card that would fit, times its value).
+    fn knock_with(&self, s: &Situation<'_>, kept: CardSet, discard: Card) -> Action {
+        let arrangements = s.solver.best_arrangements(kept);
+        let exposure = |melds: &[gin_rules::Meld]| -> f64 {
+            let mut total = 0.0;
+            for meld in melds {
+                // A run's chain beyond its first neighbour is unlikely: count the neighbours.
+                for card in meld.layoff_targets(s.solver.ace_high()) {
+                    total += s.opponent[usize::from(card.bit())] * f64::from(card.value());
+                }
+            }
+            total
+        };
+        let best = arrangements
+            .iter()
+            .map(|a| (exposure(a.melds()), a))
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+            .map(|(_, a)| a.melds().iter().map(|m| m.cards()).collect());
+        Action::Knock { discard, melds: best }
     }
 }
 
@@ -307,6 +360,10 @@ impl Agent for ExpertAgent {
             Phase::Discard => self.discard_or_knock(view, legal),
             Phase::LayOff | Phase::Over => Action::LAY_OFF_BEST,
         };
-        if legal.contains(&wanted) { wanted } else { legal[random::index(&mut self.rng, legal.len())].clone() }
+        let listed = match &wanted {
+            Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
+            other => legal.contains(other),
+        };
+        if listed { wanted } else { legal[random::index(&mut self.rng, legal.len())].clone() }
     }
 }

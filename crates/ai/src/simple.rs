@@ -3,7 +3,7 @@
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Event, Phase, PlayerView};
-use gin_rules::{Arrangement, Player, Ruleset, Solver, melds_in};
+use gin_rules::{Arrangement, Player, Ruleset, Solver};
 
 use crate::Tracker;
 
@@ -148,7 +148,7 @@ impl Agent for SimpleAgent {
 
 /// Whether `card` belongs to some meld of `hand` with `card`.
 fn forms_meld(hand: CardSet, card: Card, ace_high: bool) -> bool {
-    melds_in(hand.with(card), ace_high).iter().any(|meld| meld.cards().contains(card))
+    Solver::new(ace_high).can_meld(hand, card)
 }
 
 /// A draw and a discard as an unordered pair (one card when the card drawn is discarded).

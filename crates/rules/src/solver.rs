@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use gin_cards::{CardSet, Suit};
+use gin_cards::{Card, CardSet, Suit};
 
 use crate::tables::{ACE_HIGH, ACE_LOW, Tables};
 use crate::{Arrangement, Meld, MeldKind};
@@ -131,6 +131,24 @@ impl Solver {
     /// Whether an 11-card hand may knock under `limit`: some discard leaves at most `limit`.
     pub fn can_knock(self, hand: CardSet, limit: u32) -> bool {
         self.best_discards(hand).deadwood <= limit
+    }
+
+    /// Whether `card` forms some meld with cards of `hand`: two more of its rank, or two
+    /// neighbours in its suit that make a run with it (under this solver's ace rule).
+    pub fn can_meld(self, hand: CardSet, card: Card) -> bool {
+        let others = hand.without(card);
+        if (others & CardSet::of_rank(card.rank())).len() >= 2 {
+            return true;
+        }
+        // The suit as positions 0..=13 (13: the ace again, when it may play high).
+        let mask = u32::from(others.suit_mask(card.suit()));
+        let suit = if self.ace_high { mask | (mask & 1) << 13 } else { mask };
+        let run_through = |p: u32| {
+            let with = suit | 1 << p;
+            (p.saturating_sub(2)..=p).any(|low| low + 2 <= 13 && (with >> low) & 0b111 == 0b111)
+        };
+        let at = u32::from(card.rank().index());
+        run_through(at) || (self.ace_high && at == 0 && run_through(13))
     }
 
     /// Whether every card of the hand can be melded: gin for 10 cards, big gin for 11.

@@ -1,7 +1,7 @@
-//! The `simple` and `greedy` agents: whole games without an illegal action, their choices on
-//! positions set up by hand, and determinism.
+//! The `simple`, `greedy` and `expert` agents: whole games without an illegal action, their
+//! choices on positions set up by hand, and determinism.
 
-use gin_ai::{GreedyAgent, SimpleAgent};
+use gin_ai::{ExpertAgent, ExpertParams, GreedyAgent, SimpleAgent};
 use gin_cards::{Card, CardSet};
 use gin_engine::{
     Action, Agent, Event, Game, GameOutcome, HandSetup, Phase, PlayerView, RandomAgent, RunOptions, play_game,
@@ -40,6 +40,10 @@ fn simple() -> Box<dyn Agent> {
 
 fn greedy() -> Box<dyn Agent> {
     Box::new(GreedyAgent::default())
+}
+
+fn expert() -> Box<dyn Agent> {
+    Box::new(ExpertAgent::default())
 }
 
 /// One agent in one seat of a game set up by hand; the other seat is played by the test.
@@ -103,13 +107,17 @@ fn agents_are_send() {
     fn is_send<T: Send>() {}
     is_send::<SimpleAgent>();
     is_send::<GreedyAgent>();
+    is_send::<ExpertAgent>();
 }
 
 #[test]
 fn agents_play_only_legal_actions_under_every_preset() {
     type Make = fn() -> Box<dyn Agent>;
     let random: Make = || Box::new(RandomAgent::default());
-    let pairs: [(&str, Make, &str, Make); 5] = [
+    let pairs: [(&str, Make, &str, Make); 8] = [
+        ("expert", expert, "random", random),
+        ("expert", expert, "simple", simple),
+        ("expert", expert, "expert", expert),
         ("simple", simple, "random", random),
         ("greedy", greedy, "random", random),
         ("simple", simple, "greedy", greedy),
@@ -130,7 +138,9 @@ fn agents_play_only_legal_actions_under_every_preset() {
         for (a_name, make_a, b_name, make_b) in pairs {
             let (mut a, mut b) = (make_a(), make_b());
             let mut finished = 0;
-            for seed in 0..10 {
+            // The expert thinks hard (and slowly in a debug build): fewer games.
+            let games = if a_name == "expert" { 2 } else { 10 };
+            for seed in 0..games {
                 // Seats alternate from game to game.
                 let (first, second): (&mut dyn Agent, &mut dyn Agent) =
                     if seed % 2 == 0 { (&mut *a, &mut *b) } else { (&mut *b, &mut *a) };
@@ -144,7 +154,10 @@ fn agents_play_only_legal_actions_under_every_preset() {
                     GameOutcome::Abandoned { .. } => {}
                 }
             }
-            assert!(finished >= 9, "{preset}, {a_name} v {b_name}: only {finished} of 10 games finished");
+            assert!(
+                finished + games / 10 >= games,
+                "{preset}, {a_name} v {b_name}: only {finished} of {games} finished"
+            );
         }
     }
 }
@@ -497,4 +510,74 @@ fn the_same_seed_gives_the_same_game() {
         let two = play_game(&rules, 5, ByPlayer([&mut c, &mut d]), options);
         assert_eq!(one, two);
     }
+}
+
+// ---- Expert ----------------------------------------------------------------------------------
+
+#[test]
+fn expert_knocks_in_its_first_turn_but_later_only_for_gin() {
+    let rules = Ruleset::eaai();
+    let hand = "AS 2S 3S 4S 5S 6S 8H 8D 8C QD";
+    // First to act: its first draw leaves 30 in the stock, and it knocks with deadwood 10.
+    let deal = setup(TWO, hand, "", "KH", "9C");
+    let mut table = Table::new(&rules, &deal, ONE, expert(), 1);
+    assert_eq!(table.agent_plays().0, Action::PassUpcard);
+    table.opponent_plays(Action::PassUpcard);
+    assert_eq!(table.agent_plays().0, Action::DrawStock);
+    let (action, _) = table.agent_plays();
+    assert!(matches!(action, Action::Knock { .. }), "{action:?}");
+
+    // Second to act: its first draw leaves 29. It may knock with 10 but plays on; then 7S
+    // gives gin, and it knocks at once.
+    let deal = setup(ONE, hand, "", "KH", "JH 9C JC 7S");
+    let mut table = Table::new(&rules, &deal, ONE, expert(), 1);
+    table.opponent_plays(Action::PassUpcard);
+    assert_eq!(table.agent_plays().0, Action::PassUpcard);
+    table.opponent_plays(Action::DrawStock);
+    table.opponent_plays(discard("JH"));
+    assert_eq!(table.agent_plays().0, Action::DrawStock);
+    assert!(table.game.legal_actions().iter().any(|a| matches!(a, Action::Knock { .. })), "a knock is allowed");
+    let (action, _) = table.agent_plays();
+    assert!(matches!(action, Action::Discard { .. }), "{action:?}");
+    table.opponent_plays(Action::DrawStock);
+    table.opponent_plays(discard("JC"));
+    assert_eq!(table.agent_plays().0, Action::DrawStock);
+    let (action, events) = table.agent_plays();
+    assert!(matches!(action, Action::Knock { .. }), "{action:?}");
+    let kind = events.iter().find_map(|e| match e {
+        Event::Knocked { kind, .. } => Some(*kind),
+        _ => None,
+    });
+    assert_eq!(kind, Some(KnockKind::Gin));
+}
+
+#[test]
+fn expert_parameters_come_from_json_and_specs() {
+    let params = ExpertParams::from_json(r#"{"danger_weight": 7.5, "late_stock": 20}"#).unwrap();
+    assert_eq!(params.danger_weight, 7.5);
+    assert_eq!(params.late_stock, 20);
+    assert_eq!(params.knock_max_early, ExpertParams::default().knock_max_early);
+    let err = ExpertParams::from_json(r#"{"danger": 1}"#).unwrap_err().to_string();
+    assert!(err.contains("unknown field `danger`"), "{err}");
+    let mut params = ExpertParams::default();
+    params.set("knock_max_late", "3").unwrap();
+    assert_eq!(params.knock_max_late, 3);
+    let err = params.set("knock_max_late", "lots").unwrap_err();
+    assert!(err.contains("takes a number"), "{err}");
+    let err = params.set("nonsense", "1").unwrap_err();
+    assert!(err.contains("has no setting `nonsense`") && err.contains("danger_weight"), "{err}");
+    let json = serde_json::to_string(&ExpertParams::default()).unwrap();
+    assert_eq!(ExpertParams::from_json(&json).unwrap(), ExpertParams::default());
+}
+
+#[test]
+fn the_expert_plays_the_same_game_from_the_same_seed() {
+    let rules = Ruleset::eaai();
+    let play = |seed| {
+        let (mut a, mut b) = (expert(), simple());
+        let options = RunOptions { keep_events: true, ..RunOptions::default() };
+        play_game(&rules, seed, ByPlayer([a.as_mut(), b.as_mut()]), options)
+    };
+    assert_eq!(play(5), play(5));
+    assert_ne!(play(5).events, play(6).events);
 }

@@ -74,6 +74,25 @@ proptest! {
     }
 
     #[test]
+    fn can_meld_matches_the_meld_list(hand in any_hand(), index in 0u8..52, ace_high in any::<bool>()) {
+        let card = Card::from_index(index).unwrap();
+        let listed = melds_in(hand.with(card), ace_high).iter().any(|meld| meld.cards().contains(card));
+        prop_assert_eq!(Solver::new(ace_high).can_meld(hand, card), listed, "{} with {}", card, hand);
+    }
+
+    #[test]
+    fn every_best_arrangement_is_valid_and_least(hand in any_hand(), ace_high in any::<bool>()) {
+        let solver = Solver::new(ace_high);
+        let all = solver.best_arrangements(hand);
+        prop_assert!(!all.is_empty());
+        let least = solver.min_deadwood(hand);
+        for arrangement in &all {
+            check_arrangement(arrangement, hand, ace_high)?;
+            prop_assert_eq!(arrangement.deadwood(), least);
+        }
+    }
+
+    #[test]
     fn best_arrangement_is_valid_and_least(hand in any_hand(), ace_high in any::<bool>()) {
         let solver = Solver::new(ace_high);
         let arrangement = solver.best_arrangement(hand);
