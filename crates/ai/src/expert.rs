@@ -253,15 +253,31 @@ impl ExpertAgent {
     ///
     /// Both sides are valued the same way: the best outlook of the 10 cards kept after this turn,
     /// counting the discard's danger. Drawing from the stock averages that over the unseen cards.
-    fn should_take(&self, view: &PlayerView<'_>, top: Card) -> bool {
+    fn should_take(&self, view: &PlayerView<'_>, top: Card, why: &mut Option<&mut Vec<String>>) -> bool {
         let s = self.situation(view);
         let hand = view.hand;
         let take = s.keep_best(hand.with(top), Some(top));
-        take + self.params.take_margin < s.after_stock_draw(hand)
+        let stock = s.after_stock_draw(hand);
+        let taking = take + self.params.take_margin < stock;
+        if let Some(why) = why {
+            why.push(format!(
+                "taking {top} leaves a hand worth {take:.1}; a stock draw, on average over the {} unseen cards, {stock:.1} (lower is better: expected deadwood after the next draw, plus the danger of the discard)",
+                s.unseen.len()
+            ));
+        }
+        taking
     }
 
-    fn discard_or_knock(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn discard_or_knock(
+        &mut self,
+        view: &PlayerView<'_>,
+        legal: &[Action],
+        why: &mut Option<&mut Vec<String>>,
+    ) -> Action {
         if let Some(big) = legal.iter().find(|a| matches!(a, Action::BigGin { .. })) {
+            if let Some(why) = why {
+                why.push("all 11 cards meld: big gin".to_owned());
+            }
             return big.clone();
         }
         let s = self.situation(view);
@@ -293,7 +309,38 @@ impl ExpertAgent {
                 self.params.knock_max_early
             };
             if deadwood == 0 || deadwood <= limit {
+                if let Some(why) = why {
+                    why.push(if deadwood == 0 {
+                        format!("discarding {discard} leaves gin")
+                    } else {
+                        format!("discarding {discard} leaves {deadwood} deadwood, and early in the hand a knock rarely meets an undercut")
+                    });
+                }
                 return self.knock_with(&s, hand.without(discard), discard);
+            }
+            if let Some(why) = why {
+                why.push(format!(
+                    "it could knock with {deadwood} deadwood by discarding {discard}, but after the first turn it plays on for gin: the opponent's own knocks then often meet an undercut"
+                ));
+            }
+        }
+        if let Some(why) = why {
+            let mut ranked: Vec<(f64, Card)> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Discard { card } => Some((s.discard_cost(hand.without(*card), *card), *card)),
+                    _ => None,
+                })
+                .collect();
+            ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
+            for &(cost, card) in ranked.iter().take(3) {
+                let kept = hand.without(card);
+                why.push(format!(
+                    "discard {card}: {} deadwood left, worth {cost:.1} (expected deadwood after the next draw {:.1}; {:.0}% chance the opponent can meld {card})",
+                    s.solver.min_deadwood(kept),
+                    s.outlook(kept) - self.params.deadwood_weight * f64::from(s.solver.min_deadwood(kept)),
+                    100.0 * s.danger(card)
+                ));
             }
         }
         match best {
@@ -343,22 +390,44 @@ impl Agent for ExpertAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        self.decide(view, legal, &mut None)
+    }
+}
+
+impl ExpertAgent {
+    /// What the expert would do, and why, in a few short sentences (for hints).
+    pub fn explain(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> (Action, Vec<String>) {
+        let mut reasons = Vec::new();
+        let action = self.decide(view, legal, &mut Some(&mut reasons));
+        (action, reasons)
+    }
+
+    fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], why: &mut Option<&mut Vec<String>>) -> Action {
         let wanted = match view.phase {
             Phase::UpcardOffer => {
                 let top = view.pile_top();
-                if top.is_some_and(|top| self.should_take(view, top)) { Action::TakeUpcard } else { Action::PassUpcard }
+                if top.is_some_and(|top| self.should_take(view, top, why)) {
+                    Action::TakeUpcard
+                } else {
+                    Action::PassUpcard
+                }
             }
             Phase::Draw => {
                 let top = view.pile_top();
                 let may_take = legal.contains(&Action::DrawPile);
-                if may_take && top.is_some_and(|top| self.should_take(view, top)) {
+                if may_take && top.is_some_and(|top| self.should_take(view, top, why)) {
                     Action::DrawPile
                 } else {
                     Action::DrawStock
                 }
             }
-            Phase::Discard => self.discard_or_knock(view, legal),
-            Phase::LayOff | Phase::Over => Action::LAY_OFF_BEST,
+            Phase::Discard => self.discard_or_knock(view, legal, why),
+            Phase::LayOff | Phase::Over => {
+                if let Some(why) = why {
+                    why.push("the engine lays off the best way".to_owned());
+                }
+                Action::LAY_OFF_BEST
+            }
         };
         let listed = match &wanted {
             Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),

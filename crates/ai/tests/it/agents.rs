@@ -581,3 +581,29 @@ fn the_expert_plays_the_same_game_from_the_same_seed() {
     assert_eq!(play(5), play(5));
     assert_ne!(play(5).events, play(6).events);
 }
+
+#[test]
+fn the_experts_hint_is_its_move_with_reasons() {
+    let rules = Ruleset::eaai();
+    let deal = setup(ONE, "AS 2S 3S 4S 5S 6S 8H 8D 8C QD", "", "KH", "JH 9C JC 7S");
+    let mut table = Table::new(&rules, &deal, ONE, expert(), 1);
+    let mut twin = ExpertAgent::default();
+    twin.start_game(ONE, &rules, 1);
+    let (game, _) = Game::from_setup(&rules, 7, &deal).unwrap();
+    for event in [game.hand().started_event(1)] {
+        twin.observe(&event.seen_by(ONE));
+    }
+    table.opponent_plays(Action::PassUpcard);
+    let legal = table.game.legal_actions();
+    let (hinted, reasons) = twin.explain(&table.game.view(ONE), &legal);
+    assert_eq!(hinted, table.choice());
+    assert!(reasons.iter().any(|r| r.contains("taking KH")), "{reasons:?}");
+    table.agent_plays();
+    table.opponent_plays(Action::DrawStock);
+    table.opponent_plays(discard("JH"));
+    table.agent_plays();
+    let legal = table.game.legal_actions();
+    let (_, reasons) = twin.explain(&table.game.view(ONE), &legal);
+    assert!(reasons.iter().any(|r| r.contains("plays on for gin")), "{reasons:?}");
+    assert!(reasons.iter().filter(|r| r.starts_with("discard ")).count() >= 2, "{reasons:?}");
+}
