@@ -1,11 +1,14 @@
 //! `gin`, the command line of the gin Gin Rummy engine.
 //!
+//! `gin play` is a game against the AI at the terminal, saved after every move;
 //! `gin analyze` shows a hand's best melds, its deadwood, and whether it can knock or is gin;
 //! `gin sim` plays two agents against each other many times and reports how each did.
 //! This crate is the only one that prints: the libraries return values, the commands render them.
 
 mod analyze;
+mod play;
 mod render;
+mod replay;
 mod rules_arg;
 mod sim;
 mod stats;
@@ -20,21 +23,22 @@ const EXIT_BAD_INPUT: u8 = 1;
 /// Exit status for a bad invocation (clap uses it too).
 const EXIT_USAGE: u8 = 2;
 
-/// A Gin Rummy engine: analyze hands, pit agents against each other (and, soon, play).
+/// A Gin Rummy engine: play against the AI, analyze hands, pit agents against each other.
 #[derive(Debug, Parser)]
 #[command(
     name = "gin",
     version,
     about,
-    long_about = "A Gin Rummy engine: analyze hands, pit agents against each other (and, soon, play).\n\n\
+    long_about = "A Gin Rummy engine: play against the AI, analyze hands, pit agents against each other.\n\n\
         Cards are a rank and a suit: ranks A 2-9 T J Q K (10 also means T), \
         suits S H D C or ♠ ♥ ♦ ♣, in any case: `TS`, `ts`, `10s` and `T♠` are all the ten of spades.",
-    after_help = "Coming soon: `gin play`, a game against the computer.\n\n\
-        Examples:\n  \
+    after_help = "Examples:\n  \
+        gin play\n  \
         gin analyze \"AS 2S 3S 7H 7D 7C JC QC KC 3H\"\n  \
         gin analyze --json - < hands.txt\n  \
+        gin replay ~/.local/state/gin/last-game.gin\n  \
         gin sim --a expert --b simple --games 10000\n\n\
-        Run `gin help analyze` or `gin help sim` for everything a command can do."
+        Run `gin help <command>` for everything a command can do."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -46,6 +50,12 @@ enum Command {
     /// Show a hand's best melds, its deadwood, and whether it can knock or is gin.
     #[command(long_about = analyze::LONG_ABOUT, after_help = analyze::AFTER_HELP)]
     Analyze(analyze::AnalyzeArgs),
+    /// Play Gin Rummy against the AI (or two people at one terminal), saved after every move.
+    #[command(long_about = play::LONG_ABOUT, after_help = play::AFTER_HELP)]
+    Play(play::PlayArgs),
+    /// Show a saved or finished game hand by hand.
+    #[command(long_about = replay::LONG_ABOUT, after_help = replay::AFTER_HELP)]
+    Replay(replay::ReplayArgs),
     /// Play two agents against each other in mirrored pairs of games and compare them.
     #[command(long_about = sim::LONG_ABOUT, after_help = sim::AFTER_HELP)]
     Sim(sim::SimArgs),
@@ -84,6 +94,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Analyze(args) => analyze::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Sim(args) => sim::run(args),
     };
     match result {

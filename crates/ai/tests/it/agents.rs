@@ -590,9 +590,7 @@ fn the_experts_hint_is_its_move_with_reasons() {
     let mut twin = ExpertAgent::default();
     twin.start_game(ONE, &rules, 1);
     let (game, _) = Game::from_setup(&rules, 7, &deal).unwrap();
-    for event in [game.hand().started_event(1)] {
-        twin.observe(&event.seen_by(ONE));
-    }
+    twin.observe(&game.hand().started_event(1).seen_by(ONE));
     table.opponent_plays(Action::PassUpcard);
     let legal = table.game.legal_actions();
     let (hinted, reasons) = twin.explain(&table.game.view(ONE), &legal);

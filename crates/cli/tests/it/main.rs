@@ -6,6 +6,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+mod play;
+mod replay;
 mod sim;
 
 /// RULES.md V10: the knocker's hand, deadwood 3.
@@ -363,8 +365,11 @@ fn help_teaches_the_notation_and_names_the_commands() {
     assert_eq!(top.code, Some(0), "{top:?}");
     assert!(top.stdout.contains("\n  analyze  "), "{}", top.stdout);
     assert!(top.stdout.contains("gin play"), "{}", top.stdout);
-    let play = gin(&["play"], "");
-    assert_eq!(play.code, Some(2), "`play` is not a command yet: {play:?}");
+    let play = gin(&["play", "--help"], "");
+    assert_eq!(play.code, Some(0), "{play:?}");
+    for needle in ["--resume", "--hotseat", "--seed", "saved after every move"] {
+        assert!(play.stdout.contains(needle), "{needle}: {}", play.stdout);
+    }
 
     let analyze = gin(&["analyze", "--help"], "");
     assert_eq!(analyze.code, Some(0), "{analyze:?}");

@@ -1,0 +1,611 @@
+//! `gin play`: a game of Gin Rummy at the terminal, against the AI or between two people, saved
+//! after every move.
+
+mod input;
+mod savefile;
+mod screen;
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use clap::{Args, ValueEnum};
+use gin_ai::ExpertAgent;
+use gin_cards::CardSet;
+use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, PlayError, agent_seed};
+use gin_rules::{ByPlayer, Player};
+
+use crate::rules_arg::RulesArg;
+use crate::{Failure, Outcome};
+use input::{CardRef, Command};
+use savefile::{Opponent, PlayHeader};
+use screen::{HandEnd, Layout, Look, Seats};
+
+/// `gin help play`.
+pub const LONG_ABOUT: &str = "\
+Play Gin Rummy at the terminal: against the AI (the expert, unless --ai says otherwise), or two \
+people at one terminal with --hotseat.
+
+Each turn shows the scores, the stock, the discard pile, the cards the opponent is known to \
+hold, and your hand grouped into its best melds, each card with its position, with your deadwood \
+and what the hand may do now. Type a card by name (7h, 7H, 7♥, 10h) or by position (3), s or d \
+to draw from the stock or the discard pile, t or p to take or pass the first upcard, k and a card \
+to knock, hint to see what the computer would do, help, save or quit.
+
+The game is saved after every move (to --save FILE, or to a file in your state directory shown \
+at the start). `gin play --resume FILE` goes on exactly where it stopped: same cards to come, \
+same AI decisions. Quitting, end of input and Ctrl-C all leave the save in place.
+
+The deal comes from --seed; without it a seed is drawn from the clock and printed, so that a \
+game can be played again.
+
+Exit status: 0 when the game ends or is left to resume later, 1 for a save that cannot be \
+read or written, 2 for a bad option.";
+
+/// The examples after `gin play --help`.
+pub const AFTER_HELP: &str = "\
+Examples:
+  gin play
+  gin play --ai simple --seed 42
+  gin play --rules oklahoma --target 50
+  gin play --hotseat
+  gin play --resume ~/.local/state/gin/last-game.gin";
+
+/// When to colour the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The options of `gin play`.
+#[derive(Clone, Debug, Args)]
+pub struct PlayArgs {
+    /// The AI to play against: random, greedy, simple or expert, with settings as in
+    /// `gin sim` (expert:knock_bias=2).
+    #[arg(long, value_name = "NAME", default_value = "expert")]
+    ai: String,
+    /// The seed of the deal (printed at the start when drawn from the clock).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    #[command(flatten)]
+    rules: RulesArg,
+    /// Play to this many points instead of the rules' target.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    target: Option<u32>,
+    /// Two people at one terminal, taking turns; the screen is cleared between turns.
+    #[arg(long, conflicts_with = "ai")]
+    hotseat: bool,
+    /// Save the game to FILE after every move (default: a file in your state directory).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Go on with the game saved in FILE (and keep saving to it, unless --save says otherwise).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["ai", "seed", "spec", "target", "hotseat"])]
+    resume: Option<PathBuf>,
+    /// Colour the suits: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    color: ColorChoice,
+    /// Letters for suits (7H) instead of symbols (7♥).
+    #[arg(long)]
+    ascii: bool,
+}
+
+/// Runs `gin play`.
+pub fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
+    let terminal = io::stdout().is_terminal();
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && !no_color,
+    };
+    let look = if color { Look { symbols: !args.ascii, color } } else { Look::PLAIN };
+    let mut out = io::stdout().lock();
+    let session = match &args.resume {
+        Some(path) => {
+            let resumed = savefile::load(path)?;
+            let save = args.save.clone().unwrap_or_else(|| path.clone());
+            Session::resumed(resumed, save, look, terminal)
+        }
+        None => Session::new(args, look, terminal).map_err(Failure::usage)?,
+    };
+    let mut session = session;
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    session.start(&mut out, args.resume.is_some())?;
+    session.play(&mut input, &mut out)?;
+    Ok(Outcome::Success)
+}
+
+/// A game in progress, with its save.
+struct Session {
+    game: Game,
+    events: Vec<Event>,
+    log: LogHeader,
+    header: PlayHeader,
+    ai: Option<Opponent>,
+    save: PathBuf,
+    /// The unfinished game moved aside to make room for this one, if any.
+    moved_aside: Option<PathBuf>,
+    seed_drawn: bool,
+    look: Look,
+    seats: Seats,
+    terminal: bool,
+    /// The moves not yet shown to each player.
+    pending: ByPlayer<Vec<Event>>,
+    /// The person who last saw the table (hotseat: whom to hide it from).
+    last_viewer: Option<Player>,
+}
+
+/// Why a game stopped before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Quit,
+    EndOfInput,
+}
+
+impl Session {
+    fn new(args: &PlayArgs, look: Look, terminal: bool) -> Result<Session> {
+        let (mut rules, _) = args.rules.load()?;
+        if let Some(target) = args.target {
+            rules.target = target;
+        }
+        let seed = args.seed.unwrap_or_else(clock_seed);
+        let log = LogHeader::new(seed, &rules, None);
+        // The person sits in seat one; the engine draws the first dealer from the seed.
+        let human = Player::One;
+        let (ai, header, seats) = if args.hotseat {
+            (None, PlayHeader::new(None), Seats::hotseat())
+        } else {
+            let ai = savefile::build_ai(&args.ai, human.opponent(), &log).context("--ai")?;
+            (Some(ai), PlayHeader::new(Some((args.ai.as_str(), human))), Seats::versus_ai(human))
+        };
+        let (game, opening) = Game::new(&rules, seed);
+        let mut session = Session {
+            game,
+            events: Vec::new(),
+            log,
+            header,
+            ai,
+            save: PathBuf::new(),
+            moved_aside: None,
+            seed_drawn: args.seed.is_none(),
+            look,
+            seats,
+            terminal,
+            pending: ByPlayer::default(),
+            last_viewer: None,
+        };
+        session.save = match &args.save {
+            Some(path) => path.clone(),
+            None => {
+                let path = savefile::default_path();
+                session.moved_aside = move_aside_unfinished(&path);
+                path
+            }
+        };
+        session.record(opening);
+        Ok(session)
+    }
+
+    fn resumed(resumed: savefile::Resumed, save: PathBuf, look: Look, terminal: bool) -> Session {
+        let seats = match resumed.header.human {
+            Some(human) => Seats::versus_ai(human),
+            None => Seats::hotseat(),
+        };
+        Session {
+            game: resumed.game,
+            events: resumed.events,
+            log: resumed.log,
+            header: resumed.header,
+            ai: resumed.ai,
+            save,
+            moved_aside: None,
+            seed_drawn: false,
+            look,
+            seats,
+            terminal,
+            pending: ByPlayer::default(),
+            last_viewer: None,
+        }
+    }
+
+    /// The opening lines, and the first save.
+    fn start(&mut self, out: &mut impl Write, resumed: bool) -> Result<()> {
+        self.write_save().context("the game cannot be saved; give another place with --save FILE")?;
+        let rules = self.game.rules();
+        let opponent = match &self.header.ai {
+            Some(ai) => format!("You against the AI ({ai})"),
+            None => "Two players at one terminal".to_owned(),
+        };
+        if resumed {
+            let score = self.game.score();
+            writeln!(
+                out,
+                "Resuming: {opponent}, hand {}, {} {} · {} {}.",
+                self.game.hand_number(),
+                self.seats.name(Player::One),
+                score.points[Player::One],
+                self.seats.name(Player::Two),
+                score.points[Player::Two]
+            )?;
+        } else {
+            writeln!(out, "{opponent}, playing to {} points.", rules.target)?;
+            let how = if self.seed_drawn { "drawn from the clock; " } else { "" };
+            writeln!(out, "Seed {} ({how}play this deal again with --seed {}).", self.log.seed, self.log.seed)?;
+        }
+        if let Some(previous) = &self.moved_aside {
+            writeln!(out, "Your unfinished game was moved to {} (resume it with --resume).", previous.display())?;
+        }
+        writeln!(out, "Saving after every move to {}", self.save.display())?;
+        writeln!(out, "Type help for the commands.")?;
+        Ok(())
+    }
+
+    /// Plays until the game ends or the player stops.
+    fn play(&mut self, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
+        let stop = loop {
+            let Some(player) = self.game.to_act() else {
+                self.show_pending(out, self.viewer_for_narration())?;
+                if let Some(result) = self.game.result() {
+                    writeln!(out)?;
+                    write!(out, "{}", screen::game_end(result, self.game.rules(), &self.seats, self.look))?;
+                    writeln!(out, "The whole game is in {}.", self.save.display())?;
+                }
+                return Ok(());
+            };
+            let ai_seat = self.ai.as_ref().map(|(seat, _)| *seat);
+            let automatic = if ai_seat == Some(player) {
+                let legal = self.game.legal_actions();
+                let (_, agent) = self.ai.as_mut().expect("the AI's seat");
+                Some(agent.choose(&self.game.view(player), &legal))
+            } else if self.game.hand().phase() == Phase::LayOff {
+                Some(Action::LAY_OFF_BEST)
+            } else {
+                None
+            };
+            let result = match automatic {
+                Some(action) => {
+                    let before = self.snapshot();
+                    let produced = self
+                        .game
+                        .play(player, &action)
+                        .map_err(|err| anyhow!("the AI chose a move the game refuses ({action}): {err}"))?;
+                    self.after_move(produced, before, input, out)
+                }
+                None => self.human_turn(player, input, out),
+            };
+            if let Err(stop) = result? {
+                break stop;
+            }
+        };
+        let how = match stop {
+            Stop::Quit => "Stopped.",
+            Stop::EndOfInput => "\nEnd of input.",
+        };
+        writeln!(out, "{how} The game is saved in {}", self.save.display())?;
+        writeln!(out, "Continue with: gin play --resume {}", shell_word(&self.save))?;
+        Ok(())
+    }
+
+    /// One decision of a person: shows the table and asks until a move is played.
+    fn human_turn(
+        &mut self,
+        player: Player,
+        input: &mut impl BufRead,
+        out: &mut impl Write,
+    ) -> Result<Result<(), Stop>> {
+        if self.header.human.is_none() && self.last_viewer != Some(player) {
+            if self.last_viewer.is_some() {
+                if self.terminal {
+                    write!(out, "\x1b[2J\x1b[H")?;
+                } else {
+                    writeln!(out, "\n{}", "─".repeat(60))?;
+                }
+            }
+            writeln!(
+                out,
+                "{}'s turn. Press Enter when only {} can see the screen.",
+                self.seats.name(player),
+                self.seats.name(player)
+            )?;
+            if let Err(stop) = self.wait_for_enter(input, out)? {
+                return Ok(Err(stop));
+            }
+        }
+        self.last_viewer = Some(player);
+        self.show_pending(out, player)?;
+        let legal = self.game.legal_actions();
+        let view = self.game.view(player);
+        writeln!(out)?;
+        write!(out, "{}", screen::table(&view, &self.seats, self.look))?;
+        let layout = Layout::of(view.hand, self.game.rules().solver());
+        let question = screen::question(&view, &legal, self.look);
+        loop {
+            writeln!(out, "{question}")?;
+            let Some(line) = self.ask(input, out)? else { return Ok(Err(Stop::EndOfInput)) };
+            let command = match input::parse(&line) {
+                Ok(command) => command,
+                Err(message) => {
+                    writeln!(out, "{message}")?;
+                    continue;
+                }
+            };
+            let action = match self.action_for(command, player, &layout) {
+                Ok(Some(action)) => action,
+                Ok(None) => continue,
+                Err(Reply::Say(message)) => {
+                    writeln!(out, "{message}")?;
+                    continue;
+                }
+                Err(Reply::Stop) => return Ok(Err(Stop::Quit)),
+                Err(Reply::Hint) => {
+                    for line in self.hint(player) {
+                        writeln!(out, "{line}")?;
+                    }
+                    continue;
+                }
+            };
+            let before = self.snapshot();
+            match self.game.play(player, &action) {
+                Ok(produced) => return self.after_move(produced, before, input, out),
+                Err(err) => writeln!(out, "{}", refusal(&err, self.look))?,
+            }
+        }
+    }
+
+    /// The action a command asks for, `None` to ask again silently, or what to say instead.
+    fn action_for(&self, command: Command, player: Player, layout: &Layout) -> Result<Option<Action>, Reply> {
+        let phase = self.game.hand().phase();
+        let say = |text: &str| Err(Reply::Say(text.to_owned()));
+        let card = |target: CardRef| -> Result<gin_cards::Card, Reply> {
+            let hand = self.game.hand().cards(player);
+            match target {
+                CardRef::Card(card) if hand.contains(card) => Ok(card),
+                CardRef::Card(card) => Err(Reply::Say(format!("{} is not in your hand.", self.look.card(card)))),
+                CardRef::Position(n) => layout.order().get(n - 1).copied().ok_or_else(|| {
+                    Reply::Say(format!("There is no card at position {n}: your hand shows positions 1-{}.", hand.len()))
+                }),
+            }
+        };
+        let action = match (command, phase) {
+            (Command::Nothing, _) => return Ok(None),
+            (Command::Help, _) => return Err(Reply::Say(input::HELP.to_owned())),
+            (Command::Hint, _) => return Err(Reply::Hint),
+            (Command::Quit, _) => return Err(Reply::Stop),
+            (Command::Save, _) => {
+                return Err(Reply::Say(format!(
+                    "The game is saved after every move, in {}.\nContinue it any time with: gin play --resume {}",
+                    self.save.display(),
+                    shell_word(&self.save)
+                )));
+            }
+            (Command::Take, Phase::UpcardOffer) => Action::TakeUpcard,
+            (Command::Pass, Phase::UpcardOffer) => Action::PassUpcard,
+            (_, Phase::UpcardOffer) => return say("The first upcard is on offer: t to take it, p to pass."),
+            (Command::Stock, Phase::Draw) => Action::DrawStock,
+            (Command::Pile, Phase::Draw) => Action::DrawPile,
+            (Command::Take | Command::Pass, Phase::Draw) => {
+                return say("The upcard offer is over: draw with s (stock) or d (discard pile).");
+            }
+            (_, Phase::Draw) => return say("Draw first: s from the stock, d from the discard pile."),
+            (Command::Discard(target), Phase::Discard) => Action::Discard { card: card(target)? },
+            (Command::Knock(target), Phase::Discard) => Action::knock(card(target)?),
+            (Command::KnockWithoutCard, Phase::Discard) => {
+                return say("Knock discarding which card? Type k and the card, like `k 7h` or `k 3`.");
+            }
+            (Command::BigGin, Phase::Discard) => Action::BigGin { melds: None },
+            (Command::Stock | Command::Pile | Command::Take | Command::Pass, Phase::Discard) => {
+                return say("You have drawn: now discard a card (by name or position), or k and a card to knock.");
+            }
+            (_, Phase::LayOff | Phase::Over) => return Ok(None),
+        };
+        Ok(Some(action))
+    }
+
+    /// Records a move's events, saves, and shows the end of a hand when it ends one.
+    fn after_move(
+        &mut self,
+        produced: Vec<Event>,
+        (number, mut hands): (u32, ByPlayer<CardSet>),
+        input: &mut impl BufRead,
+        out: &mut impl Write,
+    ) -> Result<Result<(), Stop>> {
+        let ended = produced.iter().position(|event| matches!(event, Event::HandEnded { .. }));
+        for event in &produced {
+            if let Event::Discarded { player, card } = event {
+                hands[*player].remove(*card);
+            }
+        }
+        self.record(produced.clone());
+        if let Err(err) = self.write_save() {
+            writeln!(out, "warning: {err:#}")?;
+        }
+        let Some(ended) = ended else { return Ok(Ok(())) };
+        let viewer = self.viewer_for_narration();
+        // Tell the moves up to the end of the hand; the next deal starts afresh.
+        let after_end = produced.len() - ended - 1;
+        let told = &self.pending[viewer][..self.pending[viewer].len() - after_end - 1];
+        for sentence in screen::narrate(told, viewer, &self.seats, self.look) {
+            writeln!(out, "{sentence}")?;
+        }
+        self.pending = ByPlayer::default();
+        // The whole hand's events: the knock may have come a move before the end.
+        let end_at = self.events.len() - after_end;
+        let start = self.events[..end_at].iter().rposition(|event| matches!(event, Event::HandStarted { .. }));
+        let hand_events = &self.events[start.unwrap_or(0)..end_at];
+        let end = HandEnd::from_events(hand_events, number, hands, self.game.rules().solver());
+        if let Some(end) = end {
+            writeln!(out)?;
+            write!(out, "{}", screen::hand_end(&end, self.game.rules(), &self.seats, self.look))?;
+        }
+        if self.game.result().is_none() {
+            writeln!(out, "Press Enter to deal hand {}.", self.game.hand_number())?;
+            if let Err(stop) = self.wait_for_enter(input, out)? {
+                return Ok(Err(stop));
+            }
+            self.last_viewer = None;
+        }
+        Ok(Ok(()))
+    }
+
+    /// Keeps events: in the log, for the AI, and to be told.
+    fn record(&mut self, events: Vec<Event>) {
+        if let Some((seat, agent)) = &mut self.ai {
+            for event in &events {
+                agent.observe(&event.seen_by(*seat));
+            }
+        }
+        for player in Player::ALL {
+            self.pending[player].extend(events.iter().cloned());
+        }
+        self.events.extend(events);
+    }
+
+    /// Tells the moves not yet shown, as `viewer` saw them.
+    fn show_pending(&mut self, out: &mut impl Write, viewer: Player) -> Result<()> {
+        let told = std::mem::take(&mut self.pending[viewer]);
+        let sentences = screen::narrate(&told, viewer, &self.seats, self.look);
+        if !sentences.is_empty() {
+            writeln!(out)?;
+        }
+        for sentence in sentences {
+            writeln!(out, "{sentence}")?;
+        }
+        Ok(())
+    }
+
+    /// Whose eyes the moves are told for: the person against the AI, or at a hotseat table the
+    /// one who did not just move.
+    fn viewer_for_narration(&self) -> Player {
+        self.header.human.or(self.last_viewer.map(Player::opponent)).unwrap_or(Player::One)
+    }
+
+    /// The hand's number and both players' cards, before a move.
+    fn snapshot(&self) -> (u32, ByPlayer<CardSet>) {
+        (self.game.hand_number(), ByPlayer::from_fn(|player| self.game.hand().cards(player)))
+    }
+
+    /// What the expert would do in `player`'s place, and why.
+    fn hint(&self, player: Player) -> Vec<String> {
+        let mut expert = ExpertAgent::default();
+        expert.start_game(player, self.game.rules(), agent_seed(self.log.seed, player));
+        for event in &self.events {
+            expert.observe(&event.seen_by(player));
+        }
+        let view = self.game.view(player);
+        let legal = self.game.legal_actions();
+        let (action, reasons) = expert.explain(&view, &legal);
+        let mut lines = vec![format!("Hint: the expert would {}.", screen::describe(&action, &view, self.look))];
+        lines.extend(reasons.iter().map(|reason| format!("  - {}", self.cards_in_look(reason))));
+        lines
+    }
+
+    /// Text with its cards (`QS`) written in this session's look (`Q♠`, in colour).
+    fn cards_in_look(&self, text: &str) -> String {
+        if self.look == Look::PLAIN {
+            return text.to_owned();
+        }
+        text.split(' ')
+            .map(|word| {
+                let trimmed = word.trim_end_matches([',', '.', ':', ';', ')']);
+                let card = (trimmed.len() == 2).then(|| trimmed.parse::<gin_cards::Card>().ok()).flatten();
+                match card {
+                    Some(card) if trimmed.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) => {
+                        format!("{}{}", self.look.card(card), &word[trimmed.len()..])
+                    }
+                    _ => word.to_owned(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn write_save(&self) -> Result<()> {
+        savefile::write(&self.save, &self.header, &self.log, &self.events)
+    }
+
+    /// Waits for Enter; `quit` (or the end of input) stops instead.
+    fn wait_for_enter(&self, input: &mut impl BufRead, out: &mut impl Write) -> Result<Result<(), Stop>> {
+        match self.ask(input, out)? {
+            None => Ok(Err(Stop::EndOfInput)),
+            Some(line) if input::parse(&line) == Ok(Command::Quit) => Ok(Err(Stop::Quit)),
+            Some(_) => Ok(Ok(())),
+        }
+    }
+
+    /// Prompts with `> ` and reads a line; `None` at the end of input.
+    fn ask(&self, input: &mut impl BufRead, out: &mut impl Write) -> Result<Option<String>> {
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes).context("cannot read standard input")? == 0 {
+            return Ok(None);
+        }
+        if !self.terminal {
+            // Echo piped input, so that a transcript reads like a session.
+            write!(out, "{}", String::from_utf8_lossy(&bytes).trim_end())?;
+            writeln!(out)?;
+        }
+        Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+    }
+}
+
+/// What to do instead of a move.
+enum Reply {
+    Say(String),
+    Hint,
+    Stop,
+}
+
+/// Why the referee refused a move, for the player.
+fn refusal(err: &PlayError, look: Look) -> String {
+    match err {
+        PlayError::TakenCard { card } => format!(
+            "You just took {} from the discard pile: it may not be discarded (or knocked with) this turn.",
+            look.card(*card)
+        ),
+        PlayError::OverKnockLimit { deadwood, limit } => {
+            format!("You cannot knock: that leaves deadwood {deadwood}, over the knock limit of {limit}.")
+        }
+        PlayError::NotBigGin { deadwood } => format!("Not big gin: {deadwood} deadwood would be left unmelded."),
+        other => {
+            let text = other.to_string();
+            let mut chars = text.chars();
+            let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+            format!("{first}{}.", chars.as_str())
+        }
+    }
+}
+
+/// A seed from the clock.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    // Keep it short enough to type: nine decimal digits.
+    (now.as_nanos() as u64 ^ u64::from(std::process::id())) % 1_000_000_000
+}
+
+/// If `path` holds an unfinished game, moves it to `previous-game.gin` beside it.
+fn move_aside_unfinished(path: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(path).ok()?;
+    if text.trim().is_empty() || savefile::is_finished(&text) {
+        return None;
+    }
+    let previous = path.with_file_name("previous-game.gin");
+    std::fs::rename(path, &previous).ok()?;
+    Some(previous)
+}
+
+/// A path as a shell word (quoted when it holds anything unusual).
+fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    if text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-~+=:,@".contains(c)) {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}

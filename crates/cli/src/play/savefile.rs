@@ -1,0 +1,329 @@
+//! The save file of `gin play`: JSON Lines, a play header, then the engine's event log.
+//!
+//! Line 1 is `{"format":"gin-play","version":1,"ai":"expert","human":"one"}` (`ai` and `human`
+//! are `null` at a hotseat table); line 2 is the engine's [`LogHeader`]; every further line is
+//! one [`Event`] as the referee saw it: lines 2 on are exactly what [`gin_engine::write_log`]
+//! writes. Resuming deals the same game from the header, rebuilds the AI from its spec and its
+//! seed, and walks the events: the AI chooses each of its moves again (and must choose what the
+//! log says), the people's moves are read from the log, and every event the game produces must be
+//! the one logged. The AI's random state is then exactly where it was.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use gin_ai::{ExpertParams, registry};
+use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, ReplayError, agent_seed, read_log, write_log};
+use gin_rules::{Meld, Player};
+use serde::{Deserialize, Serialize};
+
+/// The `format` of line 1.
+pub const FORMAT: &str = "gin-play";
+/// The `version` of line 1.
+pub const VERSION: u32 = 1;
+
+/// Line 1 of a save.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayHeader {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// The AI's spec, or `None` at a hotseat table.
+    pub ai: Option<String>,
+    /// The person's seat against the AI, or `None` at a hotseat table.
+    pub human: Option<Player>,
+}
+
+impl PlayHeader {
+    /// The header of a game against the AI `ai` with the person in `human`'s seat, or of a
+    /// hotseat game.
+    pub fn new(opponent: Option<(&str, Player)>) -> PlayHeader {
+        PlayHeader {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            ai: opponent.map(|(ai, _)| ai.to_owned()),
+            human: opponent.map(|(_, human)| human),
+        }
+    }
+}
+
+/// An AI opponent: its seat and the agent.
+pub type Opponent = (Player, Box<dyn Agent + Send>);
+
+/// Builds the AI a spec names, started for a game in `seat`.
+///
+/// # Errors
+/// An unknown agent or a bad setting.
+pub fn build_ai(spec: &str, seat: Player, header: &LogHeader) -> Result<Opponent> {
+    let parsed = spec.parse().map_err(|err| anyhow!("{err}"))?;
+    let mut agent = registry::build(&parsed, &ExpertParams::default()).map_err(|err| anyhow!("{err}"))?;
+    agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
+    Ok((seat, agent))
+}
+
+/// Writes the whole save atomically: a temporary file in the same directory, then a rename over
+/// `path`. Creates the directory if needed.
+///
+/// # Errors
+/// Any I/O error, naming the path.
+pub fn write(path: &Path, header: &PlayHeader, log: &LogHeader, events: &[Event]) -> Result<()> {
+    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).with_context(|| format!("cannot create the directory `{}`", dir.display()))?;
+    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "game".to_owned());
+    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| -> io::Result<()> {
+        let mut file = io::BufWriter::new(fs::File::create(&temporary)?);
+        serde_json::to_writer(&mut file, header)?;
+        file.write_all(b"\n")?;
+        write_log(&mut file, log, events)?;
+        file.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written.with_context(|| format!("cannot write the save file `{}`", path.display()))
+}
+
+/// A game read back from a save, ready to go on.
+pub struct Resumed {
+    /// Line 1.
+    pub header: PlayHeader,
+    /// Line 2.
+    pub log: LogHeader,
+    /// The game where the save left it.
+    pub game: Game,
+    /// Every event so far.
+    pub events: Vec<Event>,
+    /// The AI, having seen and chosen everything it did before.
+    pub ai: Option<Opponent>,
+}
+
+/// Reads a save and rebuilds the game, the AI included.
+///
+/// # Errors
+/// A file that cannot be read, is not a `gin play` save, is of another version, is damaged, or
+/// was played by another version of the AI: the message says which.
+pub fn load(path: &Path) -> Result<Resumed> {
+    let bytes = fs::read(path).with_context(|| format!("cannot read the save file `{}`", path.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| anyhow!("`{}` is not a gin save file: it is not text", path.display()))?;
+    rebuild(&text).with_context(|| format!("cannot resume from `{}`", path.display()))
+}
+
+/// [`load`] from the file's text.
+fn rebuild(text: &str) -> Result<Resumed> {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let header = read_header(first)?;
+    let (log, logged) = read_log(rest).map_err(|err| anyhow!("the save is damaged: {}", shift_lines(err)))?;
+    let mut ai = match (&header.ai, header.human) {
+        (Some(spec), Some(human)) => Some(
+            build_ai(spec, human.opponent(), &log)
+                .with_context(|| format!("the save names an AI this gin cannot build (`{spec}`)"))?,
+        ),
+        (None, None) => None,
+        _ => bail!("line 1: `ai` and `human` must both be given (a game against the AI) or both null (hotseat)"),
+    };
+    if log.setup.is_some() {
+        bail!("line 2: this save starts from a set-up deal, which `gin play` never writes");
+    }
+    let (mut game, opening) = Game::new(&log.rules, log.seed);
+    let mut logged = logged.into_iter().peekable();
+    let mut events = Vec::new();
+    let mut take = |produced: Vec<Event>,
+                    logged: &mut std::iter::Peekable<std::vec::IntoIter<(usize, Event)>>,
+                    ai: &mut Option<Opponent>,
+                    by_ai: bool|
+     -> Result<()> {
+        for event in produced {
+            match logged.next() {
+                Some((_, seen)) if seen == event => {}
+                Some((line, seen)) if by_ai => bail!(
+                    "line {}: the save does not match this version of the AI `{}`: the save says {} but the AI now plays {}",
+                    line + 1,
+                    header.ai.as_deref().unwrap_or("?"),
+                    json(&seen),
+                    json(&event)
+                ),
+                Some((line, seen)) => {
+                    bail!(
+                        "the save is damaged: line {}: it says {} but the game gives {}",
+                        line + 1,
+                        json(&seen),
+                        json(&event)
+                    )
+                }
+                // A save cut at an event boundary: what it holds was reproduced; the rest follows.
+                None => {}
+            }
+            if let Some((seat, agent)) = ai {
+                agent.observe(&event.seen_by(*seat));
+            }
+            events.push(event);
+        }
+        Ok(())
+    };
+    take(opening, &mut logged, &mut ai, false)?;
+    while let Some((line, event)) = logged.peek().cloned() {
+        let Some(player) = game.to_act() else {
+            bail!("the save is damaged: line {}: {} comes after the end of the game", line + 1, json(&event));
+        };
+        let ai_seat = ai.as_ref().map(|(seat, _)| *seat);
+        let (action, by_ai) = if ai_seat == Some(player) {
+            let legal = game.legal_actions();
+            let (_, agent) = ai.as_mut().expect("the AI's seat");
+            (agent.choose(&game.view(player), &legal), true)
+        } else {
+            match action_of(&event, &game) {
+                Some((who, action)) if who == player => (action, false),
+                _ => {
+                    bail!("the save is damaged: line {}: expected a move by {player}, found {}", line + 1, json(&event))
+                }
+            }
+        };
+        let produced = game.play(player, &action).map_err(|err| {
+            if by_ai {
+                anyhow!(
+                    "line {}: the AI now plays a move the game refuses ({err}): the save does not match this AI",
+                    line + 1
+                )
+            } else {
+                anyhow!("the save is damaged: line {}: the move it records is refused: {err}", line + 1)
+            }
+        })?;
+        take(produced, &mut logged, &mut ai, by_ai)?;
+    }
+    Ok(Resumed { header, log, game, events, ai })
+}
+
+/// Checks line 1.
+fn read_header(line: &str) -> Result<PlayHeader> {
+    let not_a_save = || anyhow!("not a `gin play` save file: line 1 should be {{\"format\":\"{FORMAT}\",...}}");
+    if line.trim().is_empty() {
+        bail!("the save file is empty");
+    }
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|_| not_a_save())?;
+    if value.get("format").and_then(serde_json::Value::as_str) != Some(FORMAT) {
+        return Err(not_a_save());
+    }
+    match value.get("version").and_then(serde_json::Value::as_u64) {
+        Some(version) if version == u64::from(VERSION) => {}
+        Some(found) => bail!("save format version {found} is not supported: this gin reads version {VERSION}"),
+        None => return Err(not_a_save()),
+    }
+    serde_json::from_value(value).map_err(|err| anyhow!("line 1: {err}"))
+}
+
+/// A log error with its line numbers counted in the whole file (the log starts on line 2).
+fn shift_lines(err: ReplayError) -> String {
+    match err {
+        ReplayError::Empty => "it ends after line 1: the game's header (line 2) is missing".to_owned(),
+        ReplayError::Parse { line, message } => format!("line {}: {message}", line + 1),
+        ReplayError::Version { format, version } => {
+            format!("line 2: not a gin log of the version this gin reads (found format {format:?}, version {version})")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The action an event records, if a player's action causes it here (as `gin_engine::replay`
+/// reads a log; copied because the engine keeps it private).
+fn action_of(event: &Event, game: &Game) -> Option<(Player, Action)> {
+    let to_melds = |melds: &[Meld]| melds.iter().map(|m| m.cards()).collect();
+    let action = match event {
+        Event::TookUpcard { player, .. } => (*player, Action::TakeUpcard),
+        Event::PassedUpcard { player } => (*player, Action::PassUpcard),
+        Event::DrewStock { player, .. } => (*player, Action::DrawStock),
+        Event::DrewPile { player, .. } => (*player, Action::DrawPile),
+        Event::Discarded { player, card } => (*player, Action::Discard { card: *card }),
+        Event::Knocked { player, discard: Some(discard), melds, .. } => {
+            (*player, Action::Knock { discard: *discard, melds: Some(to_melds(melds)) })
+        }
+        Event::Knocked { player, discard: None, melds, .. } => {
+            (*player, Action::BigGin { melds: Some(to_melds(melds)) })
+        }
+        Event::LaidOff { player, melds, laid_off, .. } if game.hand().phase() == Phase::LayOff => {
+            (*player, Action::LayOff { melds: Some(to_melds(melds)), laid_off: Some(*laid_off) })
+        }
+        _ => return None,
+    };
+    Some(action)
+}
+
+fn json(event: &Event) -> String {
+    serde_json::to_string(event).unwrap_or_else(|_| format!("{event:?}"))
+}
+
+/// Where a game is saved when no `--save` is given: `$XDG_STATE_HOME/gin/last-game.gin`, else
+/// `$HOME/.local/state/gin/last-game.gin`, else `last-game.gin` in the current directory.
+pub fn default_path() -> PathBuf {
+    let non_empty = |name| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    let dir = non_empty("XDG_STATE_HOME")
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| non_empty("HOME").map(|home| home.join(".local").join("state")))
+        .map(|state| state.join("gin"));
+    dir.unwrap_or_default().join("last-game.gin")
+}
+
+/// Whether a save's last event ends the game (a quick look, for not losing unfinished games).
+pub fn is_finished(text: &str) -> bool {
+    text.lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .is_some_and(|line| line.contains("\"event\":\"game_ended\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_lines_are_checked_with_clear_messages() {
+        let ok = read_header(r#"{"format":"gin-play","version":1,"ai":"expert","human":"one"}"#).unwrap();
+        assert_eq!(ok, PlayHeader::new(Some(("expert", Player::One))));
+        assert_eq!(
+            serde_json::to_string(&PlayHeader::new(None)).unwrap(),
+            r#"{"format":"gin-play","version":1,"ai":null,"human":null}"#
+        );
+        let err = |line: &str| read_header(line).unwrap_err().to_string();
+        assert!(err("garbage").starts_with("not a `gin play` save file"));
+        assert!(err(r#"{"format":"gin-log","version":1}"#).starts_with("not a `gin play` save file"));
+        assert_eq!(
+            err(r#"{"format":"gin-play","version":2}"#),
+            "save format version 2 is not supported: this gin reads version 1"
+        );
+        assert!(err("").contains("empty"));
+    }
+
+    #[test]
+    fn a_game_saved_and_rebuilt_is_the_same_game() {
+        let rules = gin_rules::Ruleset::standard();
+        let log = LogHeader::new(9, &rules, None);
+        let header = PlayHeader::new(Some(("random", Player::One)));
+        let (mut game, mut events) = Game::new(&rules, 9);
+        let (seat, mut agent) = build_ai("random", Player::Two, &log).unwrap();
+        for event in &events {
+            agent.observe(&event.seen_by(seat));
+        }
+        for _ in 0..40 {
+            let player = game.to_act().unwrap();
+            let legal = game.legal_actions();
+            let action = if player == seat { agent.choose(&game.view(player), &legal) } else { legal[0].clone() };
+            let produced = game.play(player, &action).unwrap();
+            for event in &produced {
+                agent.observe(&event.seen_by(seat));
+            }
+            events.extend(produced);
+        }
+        let mut text = serde_json::to_string(&header).unwrap() + "\n";
+        let mut buffer = Vec::new();
+        write_log(&mut buffer, &log, &events).unwrap();
+        text.push_str(std::str::from_utf8(&buffer).unwrap());
+        let resumed = rebuild(&text).unwrap();
+        assert_eq!(resumed.game, game);
+        assert_eq!(resumed.events, events);
+        assert!(!is_finished(&text));
+    }
+}

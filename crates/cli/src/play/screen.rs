@@ -1,0 +1,638 @@
+//! What `gin play` shows: the table on a player's turn, the moves as they happen, the end of a
+//! hand and of the game. Every function here is pure: it takes what the player may see and
+//! returns text, so that the screens can be tested as snapshots.
+
+use std::fmt::Write as _;
+
+use gin_cards::{Card, CardSet};
+use gin_engine::{Action, Event, Phase, PlayerView};
+use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Solver};
+
+/// How cards look: suit symbols or letters, red hearts and diamonds or no colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// `7♥` rather than `7H`.
+    pub symbols: bool,
+    /// ANSI colours (red suits, bold headings).
+    pub color: bool,
+}
+
+impl Look {
+    /// Letters, no colour: pipes, files and tests.
+    pub const PLAIN: Look = Look { symbols: false, color: false };
+
+    /// A card: `7H`, `7♥`, in red where colour is on and the suit is red.
+    pub fn card(self, card: Card) -> String {
+        let text = if self.symbols { format!("{card:#}") } else { card.to_string() };
+        if self.color && card.suit().is_red() { format!("\x1b[31m{text}\x1b[0m") } else { text }
+    }
+
+    /// Cards separated by spaces, or `none`.
+    pub fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
+        let texts: Vec<String> = cards.into_iter().map(|card| self.card(card)).collect();
+        if texts.is_empty() { "none".to_owned() } else { texts.join(" ") }
+    }
+
+    /// Melds in brackets: `[AS 2S 3S] [7H 7D 7C]`, or `none`.
+    pub fn melds(self, melds: &[Meld]) -> String {
+        if melds.is_empty() {
+            return "none".to_owned();
+        }
+        let texts: Vec<String> = melds.iter().map(|meld| format!("[{}]", self.cards(meld.cards_in_order()))).collect();
+        texts.join(" ")
+    }
+
+    /// A heading, in bold where colour is on.
+    pub fn bold(self, text: &str) -> String {
+        if self.color { format!("\x1b[1m{text}\x1b[0m") } else { text.to_owned() }
+    }
+}
+
+/// Who sits where, and how to speak of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seats {
+    names: ByPlayer<&'static str>,
+    /// The seat spoken to as "you", if any (none at a hotseat table).
+    you: Option<Player>,
+}
+
+impl Seats {
+    /// A person in `human`'s seat against the computer.
+    pub fn versus_ai(human: Player) -> Seats {
+        let mut names = ByPlayer::new("The AI", "The AI");
+        names[human] = "You";
+        Seats { names, you: Some(human) }
+    }
+
+    /// Two people at one terminal.
+    pub fn hotseat() -> Seats {
+        Seats { names: ByPlayer::new("Player 1", "Player 2"), you: None }
+    }
+
+    /// The seat's name: `You`, `The AI`, `Player 1`.
+    pub fn name(&self, player: Player) -> &'static str {
+        self.names[player]
+    }
+
+    /// `you_form` when the seat is "you", else `other_form` (`draw`/`draws`).
+    fn verb<'a>(&self, player: Player, you_form: &'a str, other_form: &'a str) -> &'a str {
+        if self.you == Some(player) { you_form } else { other_form }
+    }
+}
+
+/// A hand as it is shown: its best melds, then the unmelded cards, in the order positions count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The melds, each in play order.
+    pub melds: Vec<Vec<Card>>,
+    /// The unmelded cards, spades to clubs, ace to king.
+    pub unmelded: Vec<Card>,
+}
+
+impl Layout {
+    /// The hand grouped into a best arrangement.
+    pub fn of(hand: CardSet, solver: Solver) -> Layout {
+        let arrangement = solver.best_arrangement(hand);
+        let mut melds: Vec<Vec<Card>> =
+            arrangement.melds().iter().map(|meld| meld.cards_in_order().collect()).collect();
+        melds.sort_by_key(|meld| meld.first().map(|card| card.index()));
+        Layout { melds, unmelded: arrangement.unmelded().iter().collect() }
+    }
+
+    /// The cards in display order: position `n` (from 1) is `order()[n - 1]`.
+    pub fn order(&self) -> Vec<Card> {
+        self.melds.iter().flatten().chain(&self.unmelded).copied().collect()
+    }
+
+    /// Two lines: the cards (melds in brackets) and, under each card, its position.
+    fn lines(&self, look: Look) -> (String, String) {
+        let (mut cards, mut positions) = (String::new(), String::new());
+        let mut position = 0;
+        let mut group = |cards_line: &mut String, positions_line: &mut String, group: &[Card], bracket: bool| {
+            if !cards_line.is_empty() {
+                cards_line.push_str("  ");
+                positions_line.push_str("  ");
+            }
+            if bracket {
+                cards_line.push('[');
+                positions_line.push(' ');
+            }
+            for (i, &card) in group.iter().enumerate() {
+                if i > 0 {
+                    cards_line.push(' ');
+                    positions_line.push(' ');
+                }
+                position += 1;
+                cards_line.push_str(&look.card(card));
+                let _ = write!(positions_line, "{position:>2}");
+            }
+            if bracket {
+                cards_line.push(']');
+                positions_line.push(' ');
+            }
+        };
+        for meld in &self.melds {
+            group(&mut cards, &mut positions, meld, true);
+        }
+        if !self.unmelded.is_empty() {
+            group(&mut cards, &mut positions, &self.unmelded, false);
+        }
+        (cards, positions.trim_end().to_owned())
+    }
+}
+
+/// The table as `view`'s player sees it on its turn: scores, stock, pile, what is known of the
+/// opponent, the hand in its best melds with positions, and what the hand may do now.
+pub fn table(view: &PlayerView<'_>, seats: &Seats, look: Look) -> String {
+    let me = view.seat;
+    let them = me.opponent();
+    let mut out = String::new();
+    let heading = format!(
+        "Hand {} · {} {} · {} {} · game to {} · {} dealt",
+        view.hand_number,
+        seats.name(me),
+        view.score.points[me],
+        seats.name(them),
+        view.score.points[them],
+        view.rules.target,
+        seats.name(view.dealer),
+    );
+    let _ = writeln!(out, "{}", look.bold(&heading));
+    let pile = match view.pile_top() {
+        Some(top) => format!(
+            "{} on top ({} {})",
+            look.card(top),
+            view.discard_pile.len(),
+            plural(view.discard_pile.len(), "card")
+        ),
+        None => "empty".to_owned(),
+    };
+    let _ = writeln!(out, "Stock: {} {} · discard pile: {pile}", view.stock_size, plural(view.stock_size, "card"));
+    let known = if view.opponent_known.is_empty() {
+        "nothing known from pickups".to_owned()
+    } else {
+        format!("known from pickups: {}", look.cards(view.opponent_known))
+    };
+    let _ = writeln!(
+        out,
+        "{} {} {} cards; {known}",
+        seats.name(them),
+        seats.verb(them, "hold", "holds"),
+        view.opponent_cards
+    );
+    let layout = Layout::of(view.hand, view.rules.solver());
+    let (cards, positions) = layout.lines(look);
+    let _ = writeln!(out, "Your hand  {cards}");
+    let _ = writeln!(out, "           {positions}");
+    let _ = writeln!(out, "{}", hand_status(view, look));
+    out
+}
+
+/// What the hand may do now: its deadwood and how far it is from a knock, or the knock or gin it
+/// holds, with the command that makes it.
+pub fn hand_status(view: &PlayerView<'_>, look: Look) -> String {
+    let solver = view.rules.solver();
+    let limit = view.knock_limit;
+    let limit_text = if limit == 0 { "gin only in this hand".to_owned() } else { format!("knock limit {limit}") };
+    if view.phase != Phase::Discard || view.hand.len() != 11 {
+        let deadwood = solver.min_deadwood(view.hand);
+        return if deadwood == 0 {
+            "Deadwood 0: gin in hand. Draw, then knock with the card you drew for gin.".to_owned()
+        } else if deadwood <= limit {
+            format!("Deadwood {deadwood}: you can knock after your draw ({limit_text}).")
+        } else {
+            format!("Deadwood {deadwood}: needs {} points less to knock ({limit_text}).", deadwood - limit)
+        };
+    }
+    let mut taken_note = String::new();
+    let discardable = match view.taken_card {
+        Some(taken) if !view.rules.may_discard_taken_card => {
+            taken_note = format!("\nYou took {} from the pile: it may not be discarded this turn.", look.card(taken));
+            view.hand.without(taken)
+        }
+        _ => view.hand,
+    };
+    if view.rules.big_gin_bonus.is_some() && solver.is_all_melded(view.hand) {
+        return format!("BIG GIN: all 11 cards meld! Type `big` to lay them down.{taken_note}");
+    }
+    let Some((best, card)) = discardable.iter().map(|card| (solver.min_deadwood(view.hand.without(card)), card)).min()
+    else {
+        return String::new();
+    };
+    let command = format!("`k {}`", look.card(card));
+    if best == 0 {
+        format!("GIN: {command} discards {} and goes gin.{taken_note}", look.card(card))
+    } else if best <= limit {
+        format!("You can knock: {command} leaves deadwood {best} ({limit_text}).{taken_note}")
+    } else {
+        format!(
+            "Deadwood {}; discarding {} leaves {best}: needs {} points less to knock ({limit_text}).{taken_note}",
+            solver.min_deadwood(view.hand),
+            look.card(card),
+            best - limit
+        )
+    }
+}
+
+/// The question put to the player to act, one line (its first word names the decision:
+/// `Upcard`, `Draw:`, `Discard:`).
+pub fn question(view: &PlayerView<'_>, legal: &[Action], look: Look) -> String {
+    let top = view.pile_top().map(|card| look.card(card)).unwrap_or_default();
+    match view.phase {
+        Phase::UpcardOffer => format!("Upcard {top}: t to take it, p to pass."),
+        Phase::Draw if legal.contains(&Action::DrawPile) => {
+            format!("Draw: s from the stock, or d to take {top} from the discard pile.")
+        }
+        Phase::Draw => "Draw: s from the stock (both players passed the upcard).".to_owned(),
+        Phase::Discard => {
+            let big = if legal.iter().any(|action| matches!(action, Action::BigGin { .. })) {
+                ", big for big gin"
+            } else {
+                ""
+            };
+            format!("Discard: a card by name or position 1-{}; k and a card to knock{big}.", view.hand.len())
+        }
+        Phase::LayOff | Phase::Over => String::new(),
+    }
+}
+
+/// The moves in `events` as `viewer` may see them, one sentence per turn:
+/// `The AI draws from the stock and discards 9C.`
+pub fn narrate(events: &[Event], viewer: Player, seats: &Seats, look: Look) -> Vec<String> {
+    let mut sentences = Vec::new();
+    let mut current: Option<(Player, Vec<String>)> = None;
+    let flush = |current: &mut Option<(Player, Vec<String>)>, sentences: &mut Vec<String>| {
+        if let Some((player, phrases)) = current.take() {
+            sentences.push(format!("{} {}.", seats.name(player), phrases.join(" and ")));
+        }
+    };
+    for event in events {
+        let seen = event.seen_by(viewer);
+        let Some((player, phrase)) = phrase(&seen, seats, look) else {
+            if let Event::StockRebuilt { size } = seen {
+                flush(&mut current, &mut sentences);
+                sentences.push(format!("The stock is rebuilt from the discard pile: {size} cards."));
+            }
+            continue;
+        };
+        match &mut current {
+            Some((who, phrases)) if *who == player => phrases.push(phrase),
+            _ => {
+                flush(&mut current, &mut sentences);
+                current = Some((player, vec![phrase]));
+            }
+        }
+    }
+    flush(&mut current, &mut sentences);
+    sentences
+}
+
+/// A player's move as a verb phrase: `draws from the stock`, `discards 9C`.
+fn phrase(event: &Event, seats: &Seats, look: Look) -> Option<(Player, String)> {
+    let verb = |player, you, other| seats.verb(player, you, other);
+    Some(match event {
+        Event::TookUpcard { player, card } => {
+            (*player, format!("{} the upcard {}", verb(*player, "take", "takes"), look.card(*card)))
+        }
+        Event::PassedUpcard { player } => (*player, format!("{} the upcard", verb(*player, "pass", "passes"))),
+        Event::DrewStock { player, card: Some(card) } => {
+            (*player, format!("{} {} from the stock", verb(*player, "draw", "draws"), look.card(*card)))
+        }
+        Event::DrewStock { player, card: None } => {
+            (*player, format!("{} from the stock", verb(*player, "draw", "draws")))
+        }
+        Event::DrewPile { player, card } => {
+            (*player, format!("{} {} from the discard pile", verb(*player, "take", "takes"), look.card(*card)))
+        }
+        Event::Discarded { player, card } => {
+            (*player, format!("{} {}", verb(*player, "discard", "discards"), look.card(*card)))
+        }
+        Event::Knocked { player, kind, discard, deadwood, .. } => {
+            let discard = discard.map(|card| format!(", discarding {}", look.card(card))).unwrap_or_default();
+            let text = match kind {
+                KnockKind::Knock => format!("{} with deadwood {deadwood}{discard}", verb(*player, "knock", "knocks")),
+                KnockKind::Gin => format!("{} gin{discard}", verb(*player, "go", "goes")),
+                KnockKind::BigGin => format!("{} big gin, all 11 cards melded", verb(*player, "go", "goes")),
+            };
+            (*player, text)
+        }
+        _ => return None,
+    })
+}
+
+/// How a player's cards ended a hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The melds.
+    pub melds: Vec<Meld>,
+    /// The cards laid off on the knocker's melds.
+    pub laid_off: CardSet,
+    /// The unmelded cards.
+    pub unmelded: CardSet,
+    /// Their value.
+    pub deadwood: u32,
+}
+
+/// Everything the end of a hand shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandEnd {
+    /// The hand's number.
+    pub number: u32,
+    /// The knocker, if anyone knocked.
+    pub knocker: Option<(Player, KnockKind)>,
+    /// Each player's cards as shown (for a dead hand, its best arrangement).
+    pub shown: ByPlayer<Shown>,
+    /// The result.
+    pub score: HandScore,
+    /// The game's hand points after it.
+    pub points: ByPlayer<u32>,
+}
+
+impl HandEnd {
+    /// The end of the hand told by `events` (those of the action that ended it); `hands` are
+    /// both players' cards at the end, for a dead hand.
+    pub fn from_events(events: &[Event], number: u32, hands: ByPlayer<CardSet>, solver: Solver) -> Option<HandEnd> {
+        let mut shown = ByPlayer::from_fn(|player| {
+            let arrangement = solver.best_arrangement(hands[player]);
+            Shown {
+                melds: arrangement.melds().to_vec(),
+                laid_off: CardSet::EMPTY,
+                unmelded: arrangement.unmelded(),
+                deadwood: arrangement.deadwood(),
+            }
+        });
+        let mut knocker = None;
+        let mut end = None;
+        for event in events {
+            match event {
+                Event::Knocked { player, kind, melds, unmelded, deadwood, .. } => {
+                    knocker = Some((*player, *kind));
+                    shown[*player] = Shown {
+                        melds: melds.clone(),
+                        laid_off: CardSet::EMPTY,
+                        unmelded: *unmelded,
+                        deadwood: *deadwood,
+                    };
+                }
+                Event::LaidOff { player, melds, laid_off, unmelded, deadwood } => {
+                    shown[*player] =
+                        Shown { melds: melds.clone(), laid_off: *laid_off, unmelded: *unmelded, deadwood: *deadwood };
+                }
+                Event::HandEnded { score, points } => end = Some((*score, *points)),
+                _ => {}
+            }
+        }
+        let (score, points) = end?;
+        Some(HandEnd { number, knocker, shown, score, points })
+    }
+}
+
+/// The end of a hand: both hands with their melds, the layoffs, both deadwood counts, the result
+/// and the points.
+pub fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", look.bold(&format!("── Hand {} is over ──", end.number)));
+    let order = match end.knocker {
+        Some((knocker, _)) => [knocker, knocker.opponent()],
+        None => Player::ALL,
+    };
+    let width = Player::ALL.iter().map(|&p| seats.name(p).len()).max().unwrap_or(0) + 1;
+    for player in order {
+        let shown = &end.shown[player];
+        let melds = if shown.melds.is_empty() { "no melds".to_owned() } else { look.melds(&shown.melds) };
+        let mut line = format!("{:<width$} {melds}", format!("{}:", seats.name(player)));
+        if !shown.laid_off.is_empty() {
+            let _ = write!(line, "  laid off {}", look.cards(shown.laid_off));
+        }
+        let _ = write!(line, "  deadwood {} = {}", look.cards(shown.unmelded), shown.deadwood);
+        if shown.unmelded.is_empty() {
+            line = line.replace("deadwood none = 0", "deadwood 0");
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let score = end.score;
+    let result = match (score.outcome, score.winner) {
+        (HandOutcome::Dead, _) => "DEAD HAND: nobody knocked before the stock ran out; nobody scores.".to_owned(),
+        (HandOutcome::Tie, _) => "TIE: equal deadwood; nobody scores.".to_owned(),
+        (outcome, Some(winner)) => {
+            let word = match outcome {
+                HandOutcome::BigGin => "BIG GIN".to_owned(),
+                other => other.to_string(),
+            };
+            let why = end.knocker.map(|(knocker, _)| why_points(end, knocker, rules)).unwrap_or_default();
+            format!(
+                "{word}: {} {} {} {}{why}.",
+                seats.name(winner),
+                seats.verb(winner, "score", "scores"),
+                score.points,
+                plural(score.points as usize, "point")
+            )
+        }
+        (outcome, None) => format!("{outcome}: nobody scores."),
+    };
+    let _ = writeln!(out, "{}", look.bold(&result));
+    let _ = writeln!(
+        out,
+        "Score: {} {} · {} {} (game to {}).",
+        seats.name(Player::One),
+        end.points[Player::One],
+        seats.name(Player::Two),
+        end.points[Player::Two],
+        rules.target
+    );
+    out
+}
+
+/// Where a hand's points come from: ` (deadwood 21 − 4)`, ` (25 gin bonus + deadwood 9)`.
+fn why_points(end: &HandEnd, knocker: Player, rules: &Ruleset) -> String {
+    let k = end.shown[knocker].deadwood;
+    let d = end.shown[knocker.opponent()].deadwood;
+    let (text, expected) = match end.score.outcome {
+        HandOutcome::Knock => (format!("deadwood {d} − {k}"), d.saturating_sub(k)),
+        HandOutcome::Undercut => (
+            format!("{} undercut bonus + deadwood {k} − {d}", rules.undercut_bonus),
+            k - d.min(k) + rules.undercut_bonus,
+        ),
+        HandOutcome::Gin => (format!("{} gin bonus + deadwood {d}", rules.gin_bonus), rules.gin_bonus + d),
+        HandOutcome::BigGin => {
+            let bonus = rules.big_gin_bonus.unwrap_or(rules.gin_bonus);
+            (format!("{bonus} big gin bonus + deadwood {d}"), bonus + d)
+        }
+        HandOutcome::Tie | HandOutcome::Dead => return String::new(),
+    };
+    if expected == end.score.points { format!(" ({text})") } else { format!(" ({text}, doubled by a spade upcard)") }
+}
+
+/// The end of the game: every part of the result and the winner.
+pub fn game_end(result: &GameResult, rules: &Ruleset, seats: &Seats, look: Look) -> String {
+    let mut out = String::new();
+    let winner = seats.name(result.winner);
+    let headline = if seats.you == Some(result.winner) {
+        "Game over: you win!".to_owned()
+    } else {
+        format!("Game over: {winner} wins.")
+    };
+    let _ = writeln!(out, "{}", look.bold(&format!("══ {headline} ══")));
+    let [one, two] = Player::ALL;
+    let row = |label: &str, a: String, b: String| format!("{label:<20}{a:>10}{b:>10}\n");
+    out.push_str(&row("", seats.name(one).to_owned(), seats.name(two).to_owned()));
+    out.push_str(&row("hand points", result.hand_points[one].to_string(), result.hand_points[two].to_string()));
+    out.push_str(&row("hands won (boxes)", result.boxes[one].to_string(), result.boxes[two].to_string()));
+    out.push_str(&row(
+        &format!("box bonus ({} each)", rules.box_bonus),
+        result.box_points[one].to_string(),
+        result.box_points[two].to_string(),
+    ));
+    let bonus = |player: Player| if player == result.winner { result.game_bonus.to_string() } else { "-".to_owned() };
+    let label = if result.shutout { "game bonus (shutout)" } else { "game bonus" };
+    out.push_str(&row(label, bonus(one), bonus(two)));
+    out.push_str(&row("total", result.totals[one].to_string(), result.totals[two].to_string()));
+    let shutout = if result.shutout {
+        format!(
+            " Shutout: {} scored no hand points, so the game bonus is multiplied by {}.",
+            seats.name(result.loser),
+            rules.shutout_multiplier
+        )
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "{winner} {} by {}.{shutout}", seats.verb(result.winner, "win", "wins"), result.margin);
+    out
+}
+
+/// An action in words, for hints: `draw from the stock`, `knock, discarding 9D (k 9D)`.
+pub fn describe(action: &Action, view: &PlayerView<'_>, look: Look) -> String {
+    let top = view.pile_top().map(|card| look.card(card)).unwrap_or_default();
+    match action {
+        Action::TakeUpcard => format!("take the upcard {top} (t)"),
+        Action::PassUpcard => "pass the upcard (p)".to_owned(),
+        Action::DrawStock => "draw from the stock (s)".to_owned(),
+        Action::DrawPile => format!("take {top} from the discard pile (d)"),
+        Action::Discard { card } => format!("discard {}", look.card(*card)),
+        Action::Knock { discard, .. } => {
+            let gin = view.rules.solver().min_deadwood(view.hand.without(*discard)) == 0;
+            let verb = if gin { "go gin" } else { "knock" };
+            format!("{verb}, discarding {} (k {})", look.card(*discard), look.card(*discard))
+        }
+        Action::BigGin { .. } => "go big gin (big)".to_owned(),
+        Action::LayOff { .. } => "lay off".to_owned(),
+    }
+}
+
+/// `card` or `cards`.
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 { word.to_owned() } else { format!("{word}s") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gin_engine::Game;
+
+    /// Plays the first legal action `count` times from `seed`.
+    fn game_after(seed: u64, count: usize) -> Game {
+        let (mut game, _) = Game::new(&Ruleset::standard(), seed);
+        for _ in 0..count {
+            let player = game.to_act().unwrap();
+            let action = game.legal_actions()[0].clone();
+            game.play(player, &action).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn colour_paints_red_suits_only() {
+        let look = Look { symbols: true, color: true };
+        assert_eq!(look.card("7H".parse().unwrap()), "\x1b[31m7♥\x1b[0m");
+        assert_eq!(look.card("7S".parse().unwrap()), "7♠");
+        assert_eq!(Look::PLAIN.card("7H".parse().unwrap()), "7H");
+        assert_eq!(Look::PLAIN.cards(CardSet::EMPTY), "none");
+    }
+
+    #[test]
+    fn positions_sit_under_their_cards() {
+        let hand: CardSet = "AS 2S 3S 7H 7D 7C 4D 9D JC QH KC".parse().unwrap();
+        let layout = Layout::of(hand, Solver::ACE_LOW);
+        let (cards, positions) = layout.lines(Look::PLAIN);
+        assert_eq!(cards, "[AS 2S 3S]  [7H 7D 7C]  QH 4D 9D JC KC");
+        assert_eq!(positions, "  1  2  3     4  5  6    7  8  9 10 11");
+        assert_eq!(layout.order().len(), 11);
+        assert_eq!(layout.order()[6].to_string(), "QH");
+    }
+
+    #[test]
+    fn the_table_on_an_upcard_offer() {
+        let game = game_after(1, 0);
+        let player = game.to_act().unwrap();
+        let view = game.view(player);
+        insta::assert_snapshot!(table(&view, &Seats::versus_ai(player), Look::PLAIN));
+        insta::assert_snapshot!(question(&view, &game.legal_actions(), Look::PLAIN));
+    }
+
+    #[test]
+    fn the_table_after_a_draw() {
+        // The non-dealer takes the upcard and discards; the dealer draws from the stock: 11 cards.
+        let game = game_after(3, 3);
+        let player = game.to_act().unwrap();
+        let view = game.view(player);
+        insta::assert_snapshot!(table(&view, &Seats::versus_ai(player), Look::PLAIN));
+        insta::assert_snapshot!(question(&view, &game.legal_actions(), Look::PLAIN));
+    }
+
+    #[test]
+    fn moves_are_told_one_turn_per_sentence() {
+        let (mut game, _) = Game::new(&Ruleset::standard(), 5);
+        let mut events = Vec::new();
+        for _ in 0..6 {
+            let player = game.to_act().unwrap();
+            let action = game.legal_actions().last().unwrap().clone();
+            events.extend(game.play(player, &action).unwrap());
+        }
+        let viewer = Player::One;
+        let told = narrate(&events, viewer, &Seats::versus_ai(viewer), Look::PLAIN).join("\n");
+        insta::assert_snapshot!(told);
+    }
+
+    #[test]
+    fn a_knock_and_the_end_of_a_game() {
+        // RULES.md V10: K = 3; the defender lays off 4S and undercuts.
+        let knocker = Shown {
+            melds: vec![
+                Meld::new("AS 2S 3S".parse().unwrap(), false).unwrap(),
+                Meld::new("7H 7D 7C".parse().unwrap(), false).unwrap(),
+                Meld::new("JC QC KC".parse().unwrap(), false).unwrap(),
+            ],
+            laid_off: CardSet::EMPTY,
+            unmelded: "3H".parse().unwrap(),
+            deadwood: 3,
+        };
+        let defender = Shown {
+            melds: vec![
+                Meld::new("9D 9H 9S".parse().unwrap(), false).unwrap(),
+                Meld::new("TD TH TS".parse().unwrap(), false).unwrap(),
+                Meld::new("4D 5D 6D".parse().unwrap(), false).unwrap(),
+            ],
+            laid_off: "4S".parse().unwrap(),
+            unmelded: CardSet::EMPTY,
+            deadwood: 0,
+        };
+        let rules = Ruleset::standard();
+        let end = HandEnd {
+            number: 4,
+            knocker: Some((Player::Two, KnockKind::Knock)),
+            shown: ByPlayer::new(defender, knocker),
+            score: HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::One), points: 28 },
+            points: ByPlayer::new(90, 40),
+        };
+        let seats = Seats::versus_ai(Player::One);
+        insta::assert_snapshot!(hand_end(&end, &rules, &seats, Look::PLAIN));
+        let mut score =
+            gin_rules::GameScore { points: ByPlayer::new(118, 0), hands_won: ByPlayer::new(5, 0), hands: 6 };
+        let result = score.result(&rules).unwrap();
+        insta::assert_snapshot!(game_end(&result, &rules, &seats, Look::PLAIN));
+        score.points[Player::Two] = 40;
+        score.hands_won[Player::Two] = 2;
+        let result = score.result(&rules).unwrap();
+        insta::assert_snapshot!(game_end(&result, &rules, &Seats::hotseat(), Look::PLAIN));
+    }
+}

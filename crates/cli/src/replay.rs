@@ -1,0 +1,350 @@
+//! `gin replay`: a finished or saved game, hand by hand, from its event log.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use gin_engine::{Event, LogHeader, read_log, replay};
+use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player};
+
+use crate::render::Style;
+use crate::{Failure, Outcome};
+
+pub const LONG_ABOUT: &str = "Show a game hand by hand from its file: a game saved by `gin play` (finished or not), or an event \
+log written by the engine (a `gin-log` header line, then one event per line).\n\n\
+The file is checked by playing it again: a damaged or edited file is refused, naming the line where it goes wrong.";
+
+pub const AFTER_HELP: &str = "Examples:\n  \
+    gin replay ~/.local/state/gin/last-game.gin\n  \
+    gin replay --summary game.gin          (one line per hand)";
+
+/// `gin replay` options.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The game: a save file of `gin play`, or an engine event log.
+    file: PathBuf,
+    /// One line per hand: its dealer, result, deadwood counts, points and the running score.
+    #[arg(long)]
+    summary: bool,
+    /// Print cards as `TS` even on a terminal, where the default is `T♠`.
+    #[arg(long)]
+    ascii: bool,
+}
+
+/// Who sat where, for the text: from the play header of a save, when there is one.
+struct Names {
+    names: ByPlayer<String>,
+    /// The human's seat in a game against the AI.
+    human: Option<Player>,
+}
+
+impl Names {
+    fn new(one: &str, two: &str, human: Option<Player>) -> Names {
+        Names { names: ByPlayer::new(one.to_owned(), two.to_owned()), human }
+    }
+
+    fn of(&self, player: Player) -> &str {
+        &self.names[player]
+    }
+
+    /// `player` and the verb agreeing with it: "you draw", "the AI draws".
+    fn says(&self, player: Player, verb: &str) -> String {
+        if self.human == Some(player) {
+            let (first, rest) = verb.split_once(' ').map_or((verb, ""), |(first, rest)| (first, rest));
+            let plain = match first {
+                "goes" => "go",
+                "passes" => "pass",
+                other => other.strip_suffix('s').unwrap_or(other),
+            };
+            let space = if rest.is_empty() { "" } else { " " };
+            format!("{} {plain}{space}{rest}", self.of(player))
+        } else {
+            format!("{} {verb}", self.of(player))
+        }
+    }
+}
+
+pub fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
+    let text = fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let (names, log) = split_save(&text).with_context(|| format!("{} is not a gin game", args.file.display()))?;
+    let game = replay(log).with_context(|| format!("{} is damaged", args.file.display()))?;
+    let (header, events) = read_log(log).with_context(|| format!("{} is damaged", args.file.display()))?;
+    let mut events: Vec<Event> = events.into_iter().map(|(_, event)| event).collect();
+    // A game in progress against the AI: its current hand shows only what the human may know.
+    if let (None, Some(human)) = (game.result(), names.human) {
+        let start = events.iter().rposition(|e| matches!(e, Event::HandStarted { .. })).unwrap_or(0);
+        for event in &mut events[start..] {
+            *event = event.seen_by(human);
+        }
+    }
+    let style = Style::for_stdout(args.ascii);
+    let text = if args.summary { summary(&names, &header, &events) } else { full(&names, &header, &events, style) };
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes()).context("cannot write the replay")?;
+    if game.result().is_none() {
+        writeln!(out, "(the game is not over: `gin play --resume {}` continues it)", args.file.display())
+            .context("cannot write the replay")?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// The player names and the engine log of a file: a `gin play` save has a header line first.
+fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first = text.lines().next().unwrap_or("");
+    let value: serde_json::Value = serde_json::from_str(first).context("line 1 is not JSON")?;
+    let default = Names::new("player 1", "player 2", None);
+    match value.get("format").and_then(serde_json::Value::as_str) {
+        Some("gin-log") => Ok((default, text)),
+        Some("gin-play") => {
+            let version = value.get("version").and_then(serde_json::Value::as_u64);
+            if version != Some(1) {
+                bail!("save format version {version:?} is not supported: this gin reads version 1");
+            }
+            let ai = value.get("ai").and_then(serde_json::Value::as_str);
+            let human = value.get("human").and_then(|h| serde_json::from_value::<Player>(h.clone()).ok());
+            let names = match (ai, human) {
+                (Some(ai), Some(human)) => {
+                    let ai = format!("the AI ({ai})");
+                    match human {
+                        Player::One => Names::new("you", &ai, Some(human)),
+                        Player::Two => Names::new(&ai, "you", Some(human)),
+                    }
+                }
+                _ => default,
+            };
+            let rest = text.find('\n').map_or("", |at| &text[at + 1..]);
+            Ok((names, rest))
+        }
+        _ => bail!("line 1 names no gin format: expected \"format\": \"gin-play\" or \"gin-log\""),
+    }
+}
+
+fn kind_name(outcome: HandOutcome) -> &'static str {
+    match outcome {
+        HandOutcome::Knock => "KNOCK",
+        HandOutcome::Gin => "GIN",
+        HandOutcome::BigGin => "BIG GIN",
+        HandOutcome::Undercut => "UNDERCUT",
+        HandOutcome::Tie => "TIE",
+        HandOutcome::Dead => "dead hand",
+    }
+}
+
+/// One line per hand.
+fn summary(names: &Names, header: &LogHeader, events: &[Event]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "seed {}, target {}", header.seed, header.rules.target);
+    let (mut number, mut dealer) = (0, Player::One);
+    let mut deadwood: ByPlayer<Option<u32>> = ByPlayer::default();
+    let mut knocker = None;
+    for event in events {
+        match event {
+            Event::HandStarted { number: n, dealer: d, .. } => {
+                (number, dealer) = (*n, *d);
+                deadwood = ByPlayer::default();
+                knocker = None;
+            }
+            Event::Knocked { player, deadwood: k, .. } => {
+                knocker = Some(*player);
+                deadwood[*player] = Some(*k);
+            }
+            Event::LaidOff { player, deadwood: d, .. } => deadwood[*player] = Some(*d),
+            Event::HandEnded { score, points } => {
+                let _ =
+                    write!(out, "hand {number:>3}  dealer {:<14} {:<9}", names.of(dealer), kind_name(score.outcome));
+                if let Some(knocker) = knocker {
+                    let k = deadwood[knocker].unwrap_or(0);
+                    let d = deadwood[knocker.opponent()].unwrap_or(0);
+                    let _ = write!(out, " by {:<14} K={k:<2} D={d:<2}", names.of(knocker));
+                } else {
+                    let _ = write!(out, " {:<28}", "");
+                }
+                match score.winner {
+                    Some(winner) => {
+                        let _ = write!(out, " +{:<3} to {:<14}", score.points, names.of(winner));
+                    }
+                    None => {
+                        let _ = write!(out, " {:<22}", "no score");
+                    }
+                }
+                let _ = writeln!(out, " score {}-{}", points[Player::One], points[Player::Two]);
+            }
+            Event::GameEnded { result } => {
+                let _ = writeln!(
+                    out,
+                    "game won by {}: {}-{} (boxes {}-{}, game bonus {}{}), margin {}",
+                    names.of(result.winner),
+                    result.totals[Player::One],
+                    result.totals[Player::Two],
+                    result.boxes[Player::One],
+                    result.boxes[Player::Two],
+                    result.game_bonus,
+                    if result.shutout { ", shutout" } else { "" },
+                    result.margin
+                );
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every hand in full: the deal, each move, the showdown and the score.
+fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "seed {}, target {}", header.seed, header.rules.target);
+    for event in events {
+        let line = match event {
+            Event::GameStarted { .. } => continue,
+            Event::HandStarted { number, dealer, upcard, knock_limit, hands } => {
+                let _ = writeln!(
+                    out,
+                    "\nHand {number}: {} deals; upcard {}; knock limit {knock_limit}",
+                    names.of(*dealer),
+                    style.card(*upcard)
+                );
+                for player in Player::ALL {
+                    if let Some(cards) = hands[player] {
+                        let _ = writeln!(out, "  {} {}", names.says(player, "holds"), style.cards(cards));
+                    }
+                }
+                continue;
+            }
+            Event::TookUpcard { player, card } => {
+                format!("{} the upcard {}", names.says(*player, "takes"), style.card(*card))
+            }
+            Event::PassedUpcard { player } => format!("{} the upcard", names.says(*player, "passes")),
+            Event::DrewStock { player, card: Some(card) } => {
+                format!("{} {} from the stock", names.says(*player, "draws"), style.card(*card))
+            }
+            Event::DrewStock { player, card: None } => format!("{} from the stock", names.says(*player, "draws")),
+            Event::DrewPile { player, card } => {
+                format!("{} {} from the pile", names.says(*player, "takes"), style.card(*card))
+            }
+            Event::Discarded { player, card } => format!("{} {}", names.says(*player, "discards"), style.card(*card)),
+            Event::StockRebuilt { size } => format!("the stock is rebuilt from the pile: {size} cards"),
+            Event::Knocked { player, kind, discard, melds, unmelded, deadwood } => {
+                let what = match kind {
+                    KnockKind::Knock => "knocks",
+                    KnockKind::Gin => "goes gin",
+                    KnockKind::BigGin => "goes big gin",
+                };
+                let discard = discard.map(|d| format!(", discarding {}", style.card(d))).unwrap_or_default();
+                format!(
+                    "{}{discard}: {} unmelded {} (deadwood {deadwood})",
+                    names.says(*player, what),
+                    style.melds(melds),
+                    style.cards(*unmelded)
+                )
+            }
+            Event::LaidOff { player, melds, laid_off, unmelded, deadwood } => format!(
+                "{} {}, lays off {}, unmelded {} (deadwood {deadwood})",
+                names.says(*player, "shows"),
+                style.melds(melds),
+                style.cards(*laid_off),
+                style.cards(*unmelded)
+            ),
+            Event::HandEnded { score, points } => {
+                let result = match score.winner {
+                    Some(winner) => {
+                        format!("{}: {} {}", kind_name(score.outcome), names.says(winner, "scores"), score.points)
+                    }
+                    None => format!("{}: nobody scores", kind_name(score.outcome)),
+                };
+                format!(
+                    "{result}. Score: {} {}, {} {}",
+                    names.of(Player::One),
+                    points[Player::One],
+                    names.of(Player::Two),
+                    points[Player::Two]
+                )
+            }
+            Event::GameEnded { result } => {
+                let mut text = format!("\nGame over: {}.\n", names.says(result.winner, "wins"));
+                for player in Player::ALL {
+                    let _ = writeln!(
+                        text,
+                        "  {:<14} hand points {:>4}, boxes {:>2} ({:>4} points){}, total {:>4}",
+                        names.of(player),
+                        result.hand_points[player],
+                        result.boxes[player],
+                        result.box_points[player],
+                        if player == result.winner {
+                            format!(
+                                ", game bonus {}{}",
+                                result.game_bonus,
+                                if result.shutout { " (shutout)" } else { "" }
+                            )
+                        } else {
+                            String::new()
+                        },
+                        result.totals[player]
+                    );
+                }
+                let _ = write!(text, "  margin {}", result.margin);
+                text
+            }
+        };
+        let _ = writeln!(out, "  {line}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gin_engine::{RandomAgent, RunOptions, play_game, write_log};
+    use gin_rules::Ruleset;
+
+    fn log(seed: u64) -> String {
+        let rules = Ruleset::standard();
+        let (mut a, mut b) = (RandomAgent::default(), RandomAgent::default());
+        let options = RunOptions { keep_events: true, max_hands: 3 };
+        let record = play_game(&rules, seed, ByPlayer([&mut a, &mut b]), options);
+        let mut out = Vec::new();
+        write_log(&mut out, &LogHeader::new(seed, &rules, None), &record.events).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_play_save_names_the_seats() {
+        let save = format!("{{\"format\":\"gin-play\",\"version\":1,\"ai\":\"expert\",\"human\":\"two\"}}\n{}", log(1));
+        let (names, rest) = split_save(&save).unwrap();
+        assert_eq!(names.of(Player::Two), "you");
+        assert_eq!(names.of(Player::One), "the AI (expert)");
+        assert_eq!(names.says(Player::Two, "draws"), "you draw");
+        assert_eq!(names.says(Player::Two, "passes"), "you pass");
+        assert_eq!(names.says(Player::Two, "goes big gin"), "you go big gin");
+        assert_eq!(names.says(Player::One, "draws"), "the AI (expert) draws");
+        assert!(rest.starts_with("{\"format\":\"gin-log\""));
+        let (names, _) = split_save(&log(1)).unwrap();
+        assert_eq!(names.of(Player::One), "player 1");
+    }
+
+    #[test]
+    fn foreign_files_are_refused() {
+        assert!(split_save("{\"format\":\"chess\"}\n").is_err());
+        assert!(split_save("not json").is_err());
+        let err = split_save("{\"format\":\"gin-play\",\"version\":9}\n").err().unwrap();
+        assert!(err.to_string().contains("version"), "{err}");
+    }
+
+    #[test]
+    fn every_hand_ends_in_the_summary_and_the_full_text() {
+        let text = log(4);
+        let (header, events) = read_log(&text).unwrap();
+        let events: Vec<Event> = events.into_iter().map(|(_, e)| e).collect();
+        let names = Names::new("player 1", "player 2", None);
+        let ended = events.iter().filter(|e| matches!(e, Event::HandEnded { .. })).count();
+        let summary = summary(&names, &header, &events);
+        assert_eq!(summary.lines().filter(|l| l.starts_with("hand ")).count(), ended);
+        let started = events.iter().filter(|e| matches!(e, Event::HandStarted { .. })).count();
+        let full = full(&names, &header, &events, Style::Ascii);
+        assert_eq!(full.lines().filter(|l| l.starts_with("Hand ")).count(), started);
+        assert!(full.contains("holds"), "{full}");
+    }
+}

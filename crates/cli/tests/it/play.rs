@@ -1,0 +1,411 @@
+//! `gin play` driven through its standard input, as a person at a pipe would play it: the driver
+//! reads up to each prompt (`> `), decides from the screen, and answers.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A running `gin play`.
+struct Table {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    /// Everything printed so far.
+    transcript: String,
+}
+
+/// How a session ended.
+#[derive(Debug)]
+struct Ended {
+    code: Option<i32>,
+    transcript: String,
+    stderr: String,
+}
+
+impl Table {
+    fn open(args: &[&str]) -> Table {
+        Table::open_with_env(args, &[])
+    }
+
+    fn open_with_env(args: &[&str], env: &[(&str, &Path)]) -> Table {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gin"));
+        command.arg("play").args(args).env_remove("NO_COLOR");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the gin binary runs");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        Table { child, stdin, stdout, transcript: String::new() }
+    }
+
+    /// What was printed up to the next prompt, or `None` when the program ended first.
+    fn screen(&mut self) -> Option<String> {
+        let mut screen = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            let n = self.stdout.read(&mut buffer).expect("stdout reads");
+            screen.extend_from_slice(&buffer[..n]);
+            let text = String::from_utf8_lossy(&screen).into_owned();
+            if n == 0 || text.ends_with("\n> ") {
+                self.transcript.push_str(&text);
+                return (n != 0).then_some(text);
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        writeln!(stdin, "{line}").expect("gin reads its input");
+    }
+
+    /// Closes standard input and waits for the end.
+    fn close(mut self) -> Ended {
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        self.stdout.read_to_string(&mut rest).expect("stdout reads");
+        self.transcript.push_str(&rest);
+        let mut stderr = String::new();
+        self.child.stderr.take().expect("stderr is piped").read_to_string(&mut stderr).expect("stderr reads");
+        let code = self.child.wait().expect("gin ends").code();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        Ended { code, transcript: self.transcript, stderr }
+    }
+}
+
+/// The question just before the prompt.
+fn question(screen: &str) -> &str {
+    screen.trim_end_matches("> ").trim_end().lines().last().unwrap_or("")
+}
+
+/// A plain strategy: pass the upcard, draw from the stock, knock when the screen offers a knock
+/// (`k CARD` in backquotes), otherwise discard the last card shown (the highest unmelded card).
+fn decide(screen: &str) -> String {
+    let asked = question(screen);
+    if asked.starts_with("Upcard") {
+        "p".to_owned()
+    } else if asked.starts_with("Draw:") {
+        "s".to_owned()
+    } else if asked.starts_with("Discard:") {
+        if screen.contains("`big`") {
+            return "big".to_owned();
+        }
+        if let Some(at) = screen.find("`k ") {
+            let command = &screen[at + 1..];
+            return command[..command.find('`').unwrap()].to_owned();
+        }
+        let size = asked.split("position 1-").nth(1).and_then(|rest| rest.split(';').next()).unwrap();
+        size.to_owned()
+    } else if asked.starts_with("Press Enter") || asked.contains("Press Enter") {
+        String::new()
+    } else {
+        panic!("an unexpected question: {screen}")
+    }
+}
+
+/// Plays with [`decide`] until the end, or until `limit` answers have been given.
+fn play_on(table: &mut Table, limit: usize) -> usize {
+    for answered in 0..limit {
+        let Some(screen) = table.screen() else { return answered };
+        table.send(&decide(&screen));
+    }
+    limit
+}
+
+/// A save file path unique to this test.
+fn save_path(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-play-{}-{name}.gin", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("the save exists")
+}
+
+#[test]
+fn a_whole_game_against_the_ai_to_its_end() {
+    let save = save_path("whole");
+    let mut table = Table::open(&["--ai", "random", "--seed", "7", "--save", save.to_str().unwrap()]);
+    let answered = play_on(&mut table, 5000);
+    assert!(answered < 5000, "the game never ended");
+    let ended = table.close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    let out = &ended.transcript;
+    assert!(out.starts_with("You against the AI (random), playing to 100 points.\nSeed 7 ("), "{out}");
+    assert!(out.contains(&format!("Saving after every move to {}\n", save.display())), "{out}");
+    assert!(out.contains("The AI draws from the stock and discards "), "{out}");
+    assert!(out.contains("── Hand 1 is over ──"), "{out}");
+    for needle in ["══ Game over", "hand points", "hands won (boxes)", "game bonus", "total", " by "] {
+        assert!(out.contains(needle), "{needle}: {out}");
+    }
+    assert!(out.is_ascii() || !out.contains('\u{1b}'), "no colour on a pipe");
+    assert!(!out.contains('\u{1b}'), "no colour on a pipe");
+    let saved = text(&save);
+    let lines: Vec<&str> = saved.lines().collect();
+    assert_eq!(lines[0], r#"{"format":"gin-play","version":1,"ai":"random","human":"one"}"#);
+    assert!(lines[1].starts_with(r#"{"format":"gin-log","version":1,"seed":7,"rules":{"#), "{}", lines[1]);
+    assert!(lines.last().unwrap().starts_with(r#"{"event":"game_ended""#), "{}", lines.last().unwrap());
+    // Lines 2 on are an engine log that replays to the end.
+    let log = lines[1..].join("\n");
+    let game = gin_engine_replay(&log);
+    assert!(game, "the engine replays the save");
+    std::fs::remove_file(save).unwrap();
+}
+
+/// Whether the engine's own replay accepts the log (through `gin`'s dependencies' public API).
+fn gin_engine_replay(log: &str) -> bool {
+    gin_engine::replay(log).is_ok_and(|game| game.result().is_some())
+}
+
+/// A seed whose first question to the person is the upcard offer.
+fn seed_with_an_upcard_offer() -> (u64, Table, String) {
+    for seed in 1..50 {
+        let save = save_path(&format!("offer-{seed}"));
+        let mut table = Table::open(&["--ai", "random", "--seed", &seed.to_string(), "--save", save.to_str().unwrap()]);
+        let screen = table.screen().unwrap();
+        if question(&screen).starts_with("Upcard") {
+            return (seed, table, screen);
+        }
+        let _ = table.close();
+    }
+    panic!("no seed offers the upcard to the person first");
+}
+
+#[test]
+fn every_input_error_is_explained_and_asked_again() {
+    let (_, mut table, screen) = seed_with_an_upcard_offer();
+    let upcard = question(&screen).split(' ').nth(1).unwrap().trim_end_matches(':').to_owned();
+    let expect = |table: &mut Table, input: &str, message: &str, asked: &str| {
+        table.send(input);
+        let screen = table.screen().unwrap();
+        assert!(screen.contains(message), "{input}: expected {message:?} in {screen}");
+        assert!(question(&screen).starts_with(asked), "{input}: {screen}");
+        screen
+    };
+    expect(&mut table, "xyzzy", "`xyzzy` is not a command or a card.", "Upcard");
+    expect(&mut table, "s", "The first upcard is on offer: t to take it, p to pass.", "Upcard");
+    expect(&mut table, "7h", "The first upcard is on offer", "Upcard");
+    expect(&mut table, "help", "k 7h, k 3", "Upcard");
+    let screen = expect(&mut table, "t", "You take the upcard", "Discard:");
+    // The card just taken may not be discarded, by name or as the knock discard.
+    expect(&mut table, &upcard.to_lowercase(), &format!("You just took {upcard} from the discard pile"), "Discard:");
+    expect(&mut table, &format!("k {upcard}"), &format!("You just took {upcard}"), "Discard:");
+    expect(&mut table, "k", "Knock discarding which card?", "Discard:");
+    expect(&mut table, "12", "There is no card at position 12: your hand shows positions 1-11.", "Discard:");
+    expect(&mut table, "0", "positions count from 1", "Discard:");
+    expect(&mut table, "7x", "`7x` is not a card: unknown suit `x`", "Discard:");
+    expect(&mut table, "7h 8h", "one card at a time", "Discard:");
+    expect(&mut table, "s", "You have drawn: now discard a card", "Discard:");
+    let hand_line = screen.lines().find(|line| line.starts_with("Your hand")).unwrap();
+    let absent = ["AS", "2C", "KD", "5H", "9S", "TC", "JH", "4D", "8C", "QS", "3H", "6D"]
+        .into_iter()
+        .find(|card| !hand_line.contains(card))
+        .unwrap();
+    expect(&mut table, absent, &format!("{absent} is not in your hand."), "Discard:");
+    if screen.contains("needs") {
+        expect(&mut table, "k 1", "You cannot knock: that leaves deadwood", "Discard:");
+    }
+    // Every refusal left the game as it was: a good move is still taken.
+    table.send("11");
+    let screen = table.screen().unwrap();
+    assert!(screen.contains("You discard "), "{screen}");
+    table.send("quit");
+    let ended = table.close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert!(ended.transcript.contains("Stopped. The game is saved in "), "{}", ended.transcript);
+}
+
+/// Plays seed 11 against the random AI in two sittings, stopping after `first` answers with
+/// `stop` (`quit`, or `None` to close the input), and returns the final save.
+fn in_two_sittings(first: usize, stop: Option<&str>) -> String {
+    let save = save_path(&format!("sittings-{first}-{}", stop.unwrap_or("eof")));
+    let path = save.to_str().unwrap();
+    let mut table = Table::open(&["--ai", "random", "--seed", "11", "--save", path]);
+    assert_eq!(play_on(&mut table, first), first);
+    if let Some(stop) = stop {
+        table.screen().unwrap();
+        table.send(stop);
+    }
+    let ended = table.close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert!(ended.transcript.contains(&format!("Continue with: gin play --resume {path}")), "{}", ended.transcript);
+    let mut table = Table::open(&["--resume", path]);
+    play_on(&mut table, 5000);
+    let ended = table.close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert!(ended.transcript.starts_with("Resuming: You against the AI (random), hand "), "{}", ended.transcript);
+    let saved = text(&save);
+    std::fs::remove_file(save).unwrap();
+    saved
+}
+
+#[test]
+fn save_and_resume_continue_the_same_game() {
+    let save = save_path("uninterrupted");
+    let mut table = Table::open(&["--ai", "random", "--seed", "11", "--save", save.to_str().unwrap()]);
+    play_on(&mut table, 5000);
+    assert_eq!(table.close().code, Some(0));
+    let whole = text(&save);
+    assert!(whole.lines().last().unwrap().contains("game_ended"));
+    for (first, stop) in [(1, Some("quit")), (23, Some("quit")), (40, None), (61, Some("q"))] {
+        assert_eq!(in_two_sittings(first, stop), whole, "stopped after {first} answers with {stop:?}");
+    }
+    std::fs::remove_file(save).unwrap();
+}
+
+#[test]
+fn damaged_or_foreign_saves_are_refused_clearly() {
+    let save = save_path("damaged-source");
+    let mut table = Table::open(&["--ai", "random", "--seed", "3", "--save", save.to_str().unwrap()]);
+    play_on(&mut table, 30);
+    table.screen();
+    table.send("quit");
+    table.close();
+    let good = text(&save);
+    let lines: Vec<&str> = good.lines().collect();
+    let cut = &good[..good.len() - lines.last().unwrap().len() / 2 - 1];
+    let tampered = good.replacen(
+        r#""event":"discarded","player":"one","card":""#,
+        r#""event":"discarded","player":"one","card":"X"#,
+        1,
+    );
+    let moved = good.replacen(r#""event":"drew_stock","player":"one""#, r#""event":"drew_stock","player":"two""#, 1);
+    let cases: [(&str, &[u8], &str); 8] = [
+        ("empty", b"", "the save file is empty"),
+        ("garbage", b"\x00\xffgarbage", "is not a gin save file: it is not text"),
+        ("words", b"hello world\n", "not a `gin play` save file"),
+        ("foreign", br#"{"format":"gin-save","version":1,"game":{}}"#, "not a `gin play` save file"),
+        (
+            "version",
+            br#"{"format":"gin-play","version":2,"ai":null,"human":null}"#,
+            "save format version 2 is not supported",
+        ),
+        (
+            "header only",
+            b"{\"format\":\"gin-play\",\"version\":1,\"ai\":null,\"human\":null}\n",
+            "the game's header (line 2) is missing",
+        ),
+        ("cut", cut.as_bytes(), &format!("the save is damaged: line {}: ", lines.len())),
+        ("tampered", tampered.as_bytes(), "the save is damaged: line "),
+    ];
+    for (name, contents, message) in
+        cases.iter().chain([("moved", moved.as_bytes(), "the save is damaged: line ")].iter())
+    {
+        let path = save_path(&format!("damaged-{name}"));
+        std::fs::write(&path, contents).unwrap();
+        let ended = Table::open(&["--resume", path.to_str().unwrap()]).close();
+        assert_eq!(ended.code, Some(1), "{name}: {ended:?}");
+        assert!(
+            ended.stderr.starts_with(&format!("error: cannot resume from `{}`: ", path.display()))
+                || name == &"garbage",
+            "{name}: {}",
+            ended.stderr
+        );
+        assert!(ended.stderr.contains(message), "{name}: expected {message:?} in {}", ended.stderr);
+        assert_eq!(ended.stderr.lines().count(), 1, "{name}: {}", ended.stderr);
+        std::fs::remove_file(path).unwrap();
+    }
+    let missing = save_path("missing");
+    let ended = Table::open(&["--resume", missing.to_str().unwrap()]).close();
+    assert_eq!(ended.code, Some(1), "{ended:?}");
+    assert!(
+        ended.stderr.starts_with(&format!("error: cannot read the save file `{}`: ", missing.display())),
+        "{}",
+        ended.stderr
+    );
+    // Another AI than the one the save was played against does not play the same moves.
+    let other = save_path("other-ai");
+    std::fs::write(&other, good.replacen(r#""ai":"random""#, r#""ai":"simple""#, 1)).unwrap();
+    let ended = Table::open(&["--resume", other.to_str().unwrap()]).close();
+    assert_eq!(ended.code, Some(1), "{ended:?}");
+    assert!(ended.stderr.contains("the save does not match this version of the AI `simple`"), "{}", ended.stderr);
+    for path in [save, other] {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+#[test]
+fn the_default_save_is_in_the_state_directory_and_an_unfinished_game_is_kept() {
+    let state = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-play-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&state);
+    let env = [("XDG_STATE_HOME", state.as_path())];
+    let expected = state.join("gin").join("last-game.gin");
+    let ended = Table::open_with_env(&["--ai", "random", "--seed", "5"], &env).close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert!(
+        ended.transcript.contains(&format!("Saving after every move to {}\n", expected.display())),
+        "{}",
+        ended.transcript
+    );
+    assert!(ended.transcript.contains("\nEnd of input. The game is saved in "), "{}", ended.transcript);
+    assert!(text(&expected).starts_with(r#"{"format":"gin-play""#));
+    let ended = Table::open_with_env(&["--ai", "random"], &env).close();
+    assert!(ended.transcript.contains("Seed "), "{}", ended.transcript);
+    assert!(ended.transcript.contains("drawn from the clock"), "{}", ended.transcript);
+    let previous = state.join("gin").join("previous-game.gin");
+    assert!(
+        ended.transcript.contains(&format!("Your unfinished game was moved to {}", previous.display())),
+        "{}",
+        ended.transcript
+    );
+    assert!(text(&previous).contains(r#""seed":5"#));
+    std::fs::remove_dir_all(state).unwrap();
+}
+
+#[test]
+fn hotseat_asks_each_player_to_take_the_screen() {
+    let save = save_path("hotseat");
+    let mut table = Table::open(&["--hotseat", "--seed", "2", "--save", save.to_str().unwrap()]);
+    play_on(&mut table, 12);
+    table.send("quit");
+    let ended = table.close();
+    let out = &ended.transcript;
+    assert!(out.starts_with("Two players at one terminal, playing to 100 points."), "{out}");
+    assert!(out.contains("Player 1's turn. Press Enter when only Player 1 can see the screen."), "{out}");
+    assert!(out.contains("Player 2's turn. Press Enter when only Player 2 can see the screen."), "{out}");
+    assert!(out.contains("Player 1 draws from the stock and discards "), "{out}");
+    assert!(text(&save).starts_with(r#"{"format":"gin-play","version":1,"ai":null,"human":null}"#));
+    // The resumed hotseat game asks for the screen again.
+    let mut table = Table::open(&["--resume", save.to_str().unwrap()]);
+    let screen = table.screen().unwrap();
+    assert!(screen.contains("'s turn. Press Enter when only"), "{screen}");
+    table.close();
+    std::fs::remove_file(save).unwrap();
+}
+
+#[test]
+fn a_hint_names_a_legal_move() {
+    let save = save_path("hint");
+    let mut table = Table::open(&["--ai", "random", "--seed", "4", "--save", save.to_str().unwrap()]);
+    table.screen().unwrap();
+    table.send("hint");
+    let screen = table.screen().unwrap();
+    assert!(screen.contains("Hint: the expert would "), "{screen}");
+    table.close();
+    std::fs::remove_file(save).unwrap();
+}
+
+#[test]
+fn a_finished_game_resumes_to_its_result_and_bad_options_are_usage_errors() {
+    let save = save_path("finished");
+    let mut table = Table::open(&["--ai", "random", "--seed", "9", "--target", "10", "--save", save.to_str().unwrap()]);
+    play_on(&mut table, 5000);
+    assert_eq!(table.close().code, Some(0));
+    assert!(text(&save).contains(r#""target":10"#));
+    let ended = Table::open(&["--resume", save.to_str().unwrap()]).close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert!(ended.transcript.contains("══ Game over"), "{}", ended.transcript);
+    std::fs::remove_file(save).unwrap();
+
+    let ended = Table::open(&["--ai", "chess"]).close();
+    assert_eq!(ended.code, Some(2), "{ended:?}");
+    assert!(ended.stderr.contains("unknown agent `chess`"), "{}", ended.stderr);
+    let ended = Table::open(&["--resume", "x.gin", "--seed", "3"]).close();
+    assert_eq!(ended.code, Some(2), "{ended:?}");
+}
