@@ -261,8 +261,7 @@ impl ExpertAgent {
         let taking = take + self.params.take_margin < stock;
         if let Some(why) = why {
             why.push(format!(
-                "taking {top} leaves a hand worth {take:.1}; a stock draw, on average over the {} unseen cards, {stock:.1} (lower is better: expected deadwood after the next draw, plus the danger of the discard)",
-                s.unseen.len()
+                "taking {top} scores {take:.1}, a stock draw {stock:.1} on average (lower is better: the deadwood expected after the next draw, with a risk term for the discard)"
             ));
         }
         taking
@@ -333,10 +332,10 @@ impl ExpertAgent {
                 })
                 .collect();
             ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
-            for &(cost, card) in ranked.iter().take(3) {
+            for &(_, card) in ranked.iter().take(3) {
                 let kept = hand.without(card);
                 why.push(format!(
-                    "discard {card}: {} deadwood left, worth {cost:.1} (expected deadwood after the next draw {:.1}; {:.0}% chance the opponent can meld {card})",
+                    "discard {card}: leaves {} deadwood, about {:.1} after the next draw; the opponent can meld {card} with chance {:.0}%",
                     s.solver.min_deadwood(kept),
                     s.outlook(kept) - self.params.deadwood_weight * f64::from(s.solver.min_deadwood(kept)),
                     100.0 * s.danger(card)
