@@ -1,5 +1,7 @@
 //! `cargo xtask`: the project's chores.
 //!
+//! - `cargo xtask regress [--bless] [--filter TEXT]`: plays the fixed-seed matches of
+//!   `fixtures/regress/matches.txt` and compares their logs with the snapshots beside it.
 //! - `cargo xtask tidy`: checks that crate dependencies point one way
 //!   (cards <- rules <- engine <- ai <- cli), that every dependency comes from
 //!   `[workspace.dependencies]`, and that every crate takes the workspace lints.
@@ -7,17 +9,24 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod regress;
 mod tidy;
 
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
+  regress [--bless] [--filter TEXT]
+          play the fixed-seed matches of fixtures/regress/matches.txt and compare each log with
+          its snapshot; on a difference show the first differing hands and exit non-zero.
+          --bless rewrites the snapshots and lists what changed; --filter plays only the
+          matches whose name contains TEXT
   tidy    check the layering of the crates and the rules for their manifests";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("tidy") => run_tidy(),
+        Some("regress") => run_regress(&args[1..]),
         Some("-h" | "--help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -48,4 +57,52 @@ fn run_tidy() -> anyhow::Result<()> {
         eprintln!("- {problem}");
     }
     anyhow::bail!("tidy found {} problem(s)", problems.len())
+}
+
+fn run_regress(args: &[String]) -> anyhow::Result<()> {
+    let (mut bless, mut filter) = (false, String::new());
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--bless" => bless = true,
+            "--filter" => {
+                filter = rest.next().ok_or_else(|| anyhow::anyhow!("--filter needs the text to match"))?.clone();
+            }
+            other => anyhow::bail!("unknown option `{other}` for regress\n\n{USAGE}"),
+        }
+    }
+    let dir = workspace_root().join("fixtures/regress");
+    let comparisons = regress::check(&dir, &filter, &|_| {})?;
+    if comparisons.is_empty() {
+        anyhow::bail!("no match name contains `{filter}`");
+    }
+    let changed: Vec<&regress::Comparison> = comparisons.iter().filter(|c| c.diff.is_some()).collect();
+    if bless {
+        for comparison in &changed {
+            let path = dir.join(format!("{}.log", comparison.name));
+            std::fs::write(&path, &comparison.log)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            println!("blessed {}", comparison.name);
+        }
+        println!("regress: {} of {} snapshots rewritten", changed.len(), comparisons.len());
+        return Ok(());
+    }
+    for comparison in &changed {
+        println!("{} differs:", comparison.name);
+        println!("{}", comparison.diff.as_deref().unwrap_or_default());
+    }
+    println!(
+        "regress: {} matches, {} the same, {} different",
+        comparisons.len(),
+        comparisons.len() - changed.len(),
+        changed.len()
+    );
+    if changed.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "the logs of {} match(es) changed: if the change is meant, run `cargo xtask regress --bless` and commit the new snapshots",
+            changed.len()
+        )
+    }
 }
