@@ -94,3 +94,47 @@ fn a_game_over_the_hand_limit_is_abandoned() {
     assert!(matches!(record.outcome, GameOutcome::Abandoned { .. }), "{:?}", record.outcome);
     assert_eq!(record.outcome.winner(), None);
 }
+
+/// An agent written outside gin-ai, as a user's own crate would: it discards its highest card,
+/// knocks when it may, and otherwise draws from the stock.
+struct HighCardOut;
+
+impl Agent for HighCardOut {
+    fn name(&self) -> &str {
+        "high-card-out"
+    }
+
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        if let Some(knock) = legal.iter().find(|a| matches!(a, Action::Knock { .. } | Action::BigGin { .. })) {
+            return knock.clone();
+        }
+        let highest = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Discard { card } => Some(*card),
+                _ => None,
+            })
+            .max_by_key(|card| (card.value(), card.rank()));
+        if let Some(card) = highest {
+            return Action::Discard { card };
+        }
+        for wanted in [Action::DrawStock, Action::PassUpcard, Action::LAY_OFF_BEST] {
+            if legal.contains(&wanted) {
+                return wanted;
+            }
+        }
+        let _ = view;
+        legal[0].clone()
+    }
+}
+
+#[test]
+fn an_agent_from_another_crate_plays_through_the_runner() {
+    for preset in Ruleset::PRESETS {
+        let rules = Ruleset::preset(preset).unwrap();
+        let mut mine = HighCardOut;
+        let mut baseline = RandomAgent::default();
+        let record = play_game(&rules, 21, ByPlayer([&mut mine, &mut baseline]), RunOptions::default());
+        assert_eq!(record.outcome.winner(), Some(Player::One), "{preset}: {:?}", record.outcome);
+    }
+}
