@@ -12,7 +12,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use gin_ai::{ExpertParams, registry};
 use gin_engine::{Event, GameOutcome, RunOptions, play_game_observed};
-use gin_rules::{ByPlayer, HandOutcome, Player, Ruleset};
+use gin_rules::{ByPlayer, Player, Ruleset};
 
 /// One fixed match: two agents, a preset, a seed and a number of games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,14 +133,7 @@ impl HandLines {
                     if laid_off.is_empty() { "-".to_owned() } else { laid_off.to_string().replace(' ', ",") };
             }
             Event::HandEnded { score, points } => {
-                let kind = match score.outcome {
-                    HandOutcome::Knock => "KNOCK",
-                    HandOutcome::Gin => "GIN",
-                    HandOutcome::BigGin => "BIG_GIN",
-                    HandOutcome::Undercut => "UNDERCUT",
-                    HandOutcome::Tie => "TIE",
-                    HandOutcome::Dead => "DEAD",
-                };
+                let kind = score.outcome.as_str();
                 let dw = |p: Player| self.deadwood[p].map_or("-".to_owned(), |d| d.to_string());
                 let _ = write!(self.text, "hand {} dealer {} {kind}", self.number, self.dealer.map_or("-", seat));
                 if let Some(knocker) = self.knocker {

@@ -35,7 +35,7 @@ pub use agent::{Agent, RandomAgent};
 pub use event::Event;
 pub use game::{Game, LoadError, SAVE_VERSION};
 pub use hand::{Hand, HandSetup, Knock, MAX_DRAWS, Phase, PlayError, SetupError};
-pub use log::{LOG_VERSION, LogHeader, ReplayError, read_log, replay, write_log};
+pub use log::{LOG_VERSION, LogHeader, ReplayError, read_log, recorded_action, replay, write_log};
 pub use runner::{
     GameOutcome, GameRecord, MAX_HANDS, RunOptions, agent_seed, game_seed, play_game, play_game_observed, play_match,
 };

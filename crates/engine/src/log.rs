@@ -143,7 +143,7 @@ pub fn replay(text: &str) -> Result<Game, ReplayError> {
     compare(&opening, &mut logged)?;
     while let Some(&&(line, ref event)) = logged.peek() {
         let (player, action) =
-            action_of(event, &game).ok_or_else(|| ReplayError::Unexpected { line, event: json(event) })?;
+            recorded_action(event, &game).ok_or_else(|| ReplayError::Unexpected { line, event: json(event) })?;
         let produced = game.play(player, &action).map_err(|error| ReplayError::Illegal { line, error })?;
         compare(&produced, &mut logged)?;
     }
@@ -168,8 +168,10 @@ fn compare<'a>(
     Ok(())
 }
 
-/// The action an event records, if a player's action causes it here.
-fn action_of(event: &Event, game: &Game) -> Option<(Player, Action)> {
+/// The player's action that `event` records, if a player's action causes it in `game` (the game
+/// as it was just before the event): how [`replay`] reads a log, for others that replay one.
+/// The action names the melds that were shown, so playing it gives the same events.
+pub fn recorded_action(event: &Event, game: &Game) -> Option<(Player, Action)> {
     let to_melds = |melds: &[gin_rules::Meld]| melds.iter().map(|m| m.cards()).collect();
     let action = match event {
         Event::TookUpcard { player, .. } => (*player, Action::TakeUpcard),

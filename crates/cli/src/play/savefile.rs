@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use gin_ai::{ExpertParams, registry};
-use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, ReplayError, agent_seed, read_log, write_log};
-use gin_rules::{Meld, Player};
+use gin_engine::{Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, write_log};
+use gin_rules::Player;
 use serde::{Deserialize, Serialize};
 
 /// The `format` of line 1.
@@ -176,7 +176,7 @@ fn rebuild(text: &str) -> Result<Resumed> {
             let (_, agent) = ai.as_mut().expect("the AI's seat");
             (agent.choose(&game.view(player), &legal), true)
         } else {
-            match action_of(&event, &game) {
+            match gin_engine::recorded_action(&event, &game) {
                 Some((who, action)) if who == player => (action, false),
                 _ => {
                     bail!("the save is damaged: line {}: expected a move by {player}, found {}", line + 1, json(&event))
@@ -226,30 +226,6 @@ fn shift_lines(err: ReplayError) -> String {
         }
         other => other.to_string(),
     }
-}
-
-/// The action an event records, if a player's action causes it here (as `gin_engine::replay`
-/// reads a log; copied because the engine keeps it private).
-fn action_of(event: &Event, game: &Game) -> Option<(Player, Action)> {
-    let to_melds = |melds: &[Meld]| melds.iter().map(|m| m.cards()).collect();
-    let action = match event {
-        Event::TookUpcard { player, .. } => (*player, Action::TakeUpcard),
-        Event::PassedUpcard { player } => (*player, Action::PassUpcard),
-        Event::DrewStock { player, .. } => (*player, Action::DrawStock),
-        Event::DrewPile { player, .. } => (*player, Action::DrawPile),
-        Event::Discarded { player, card } => (*player, Action::Discard { card: *card }),
-        Event::Knocked { player, discard: Some(discard), melds, .. } => {
-            (*player, Action::Knock { discard: *discard, melds: Some(to_melds(melds)) })
-        }
-        Event::Knocked { player, discard: None, melds, .. } => {
-            (*player, Action::BigGin { melds: Some(to_melds(melds)) })
-        }
-        Event::LaidOff { player, melds, laid_off, .. } if game.hand().phase() == Phase::LayOff => {
-            (*player, Action::LayOff { melds: Some(to_melds(melds)), laid_off: Some(*laid_off) })
-        }
-        _ => return None,
-    };
-    Some(action)
 }
 
 fn json(event: &Event) -> String {
