@@ -2,11 +2,16 @@
 //!
 //! `gin play` is a game against the AI at the terminal, saved after every move;
 //! `gin analyze` shows a hand's best melds, its deadwood, and whether it can knock or is gin;
-//! `gin sim` plays two agents against each other many times and reports how each did.
+//! `gin sim` plays two agents against each other many times and reports how each did;
+//! `gin bot` runs a built-in agent as an external agent (docs/protocol.md), and any agent spec
+//! may be `cmd:PROGRAM ARGS...`, a program that plays over that protocol.
 //! This crate is the only one that prints: the libraries return values, the commands render them.
 
 mod analyze;
+mod bot;
+mod external;
 mod play;
+mod protocol;
 mod render;
 mod replay;
 mod rules_arg;
@@ -50,6 +55,9 @@ enum Command {
     /// Show a hand's best melds, its deadwood, and whether it can knock or is gin.
     #[command(long_about = analyze::LONG_ABOUT, after_help = analyze::AFTER_HELP)]
     Analyze(analyze::AnalyzeArgs),
+    /// Run a built-in agent as an external agent over the protocol (standard input and output).
+    #[command(long_about = bot::LONG_ABOUT, after_help = bot::AFTER_HELP)]
+    Bot(bot::BotArgs),
     /// Play Gin Rummy against the AI (or two people at one terminal), saved after every move.
     #[command(long_about = play::LONG_ABOUT, after_help = play::AFTER_HELP)]
     Play(play::PlayArgs),
@@ -94,6 +102,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Analyze(args) => analyze::run(args),
+        Command::Bot(args) => bot::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Sim(args) => sim::run(args),

@@ -7,6 +7,7 @@ mod screen;
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
@@ -15,6 +16,7 @@ use gin_cards::CardSet;
 use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, PlayError, agent_seed};
 use gin_rules::{ByPlayer, Player};
 
+use crate::external::{self, Report};
 use crate::rules_arg::RulesArg;
 use crate::{Failure, Outcome};
 use input::{CardRef, Command};
@@ -66,9 +68,13 @@ pub enum ColorChoice {
 #[derive(Clone, Debug, Args)]
 pub struct PlayArgs {
     /// The AI to play against: random, greedy, simple or expert, with settings as in
-    /// `gin sim` (expert:knock_bias=2).
+    /// `gin sim` (expert:knock_bias=2), or a program that plays over the external-agent protocol,
+    /// `cmd:PROGRAM ARGS...` (split on whitespace, no quoting; see docs/protocol.md).
     #[arg(long, value_name = "NAME", default_value = "expert")]
     ai: String,
+    /// The most time an AI program (cmd:...) may take over one decision.
+    #[arg(long, value_name = "SECONDS", default_value = external::DEFAULT_TIMEOUT, value_parser = external::parse_timeout)]
+    agent_timeout: Duration,
     /// The seed of the deal (printed at the start when drawn from the clock).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -107,7 +113,7 @@ pub fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let mut out = io::stdout().lock();
     let session = match &args.resume {
         Some(path) => {
-            let resumed = savefile::load(path)?;
+            let resumed = savefile::load(path, args.agent_timeout)?;
             let save = args.save.clone().unwrap_or_else(|| path.clone());
             Session::resumed(resumed, save, look, terminal)
         }
@@ -128,6 +134,8 @@ struct Session {
     log: LogHeader,
     header: PlayHeader,
     ai: Option<Opponent>,
+    /// Why the AI forfeits, when it is a program.
+    ai_report: Report,
     save: PathBuf,
     /// The unfinished game moved aside to make room for this one, if any.
     moved_aside: Option<PathBuf>,
@@ -158,10 +166,13 @@ impl Session {
         let log = LogHeader::new(seed, &rules, None);
         // The person sits in seat one; the engine draws the first dealer from the seed.
         let human = Player::One;
+        let mut ai_report = Report::default();
         let (ai, header, seats) = if args.hotseat {
             (None, PlayHeader::new(None), Seats::hotseat())
         } else {
-            let ai = savefile::build_ai(&args.ai, human.opponent(), &log).context("--ai")?;
+            let (ai, report) =
+                savefile::build_ai(&args.ai, human.opponent(), &log, args.agent_timeout).context("--ai")?;
+            ai_report = report;
             (Some(ai), PlayHeader::new(Some((args.ai.as_str(), human))), Seats::versus_ai(human))
         };
         let (game, opening) = Game::new(&rules, seed);
@@ -171,6 +182,7 @@ impl Session {
             log,
             header,
             ai,
+            ai_report,
             save: PathBuf::new(),
             moved_aside: None,
             seed_drawn: args.seed.is_none(),
@@ -203,6 +215,7 @@ impl Session {
             log: resumed.log,
             header: resumed.header,
             ai: resumed.ai,
+            ai_report: resumed.report,
             save,
             moved_aside: None,
             seed_drawn: false,
@@ -271,10 +284,12 @@ impl Session {
             let result = match automatic {
                 Some(action) => {
                     let before = self.snapshot();
-                    let produced = self
-                        .game
-                        .play(player, &action)
-                        .map_err(|err| anyhow!("the AI chose a move the game refuses ({action}): {err}"))?;
+                    let produced = self.game.play(player, &action).map_err(|err| {
+                        match self.ai_report.explain(&err.to_string()) {
+                            Some(why) => anyhow!("the AI forfeits: {why}"),
+                            None => anyhow!("the AI chose a move the game refuses ({action}): {err}"),
+                        }
+                    })?;
                     self.after_move(produced, before, input, out)
                 }
                 None => self.human_turn(player, input, out),

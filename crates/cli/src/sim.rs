@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use gin_ai::ExpertParams;
-use gin_ai::registry::{self, AgentSpec};
-use gin_engine::{Agent, RunOptions, game_seed, play_game_observed};
+use gin_engine::{Agent, GameOutcome, RunOptions, game_seed, play_game_observed};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
+use crate::external::{self, AgentChoice};
 use crate::rules_arg::{RulesArg, RulesSource};
 use crate::stats::{AgentFigures, Figures, GameObserver, Side, Tally};
 use crate::{Failure, Outcome};
@@ -29,6 +29,13 @@ Play two agents against each other many times and report how each did.
 Agents are named by a spec: random, greedy, simple or expert, with settings for expert as \
 `expert:knock_max_late=7,danger_weight=2`. `--param FILE` reads expert parameters from a JSON \
 file first (any name it leaves out keeps its default); the spec's settings apply on top.
+
+`cmd:PROGRAM ARGS...` is a program that plays over the external-agent protocol \
+(docs/protocol.md), started afresh for every game. The rest of the spec is split on \
+whitespace, with no quoting: a path or an argument with spaces needs a wrapper script. A \
+program that crashes, takes longer than --agent-timeout over a decision, or answers something \
+other than a legal action forfeits that game (a note on standard error names the program, the \
+reason, and the log file that holds its standard error); the other games go on.
 
 Mirrored pairs: the games are played in pairs from the same seed, so with the same deals. In the \
 first game of a pair `a` sits in seat one and `b` in seat two; in the second they swap seats, so \
@@ -65,8 +72,9 @@ JSON object instead of the table: `games`, `pairs`, `seed`, `hands`, `dead_hands
 `discard_pickup_rate`. A rate with nothing to count is null. It holds no timings: the same \
 seed gives the same bytes.
 
-Exit status: 0 when the games were played, 2 for a bad option (an unknown agent or setting, \
---games 0, --threads 0, an unreadable --rules or --param file), 1 if a game could not be run.";
+Exit status: 0 when the games were played (forfeits included), 2 for a bad option (an unknown \
+agent or setting, --games 0, --threads 0, an unreadable --rules or --param file), 1 if a game \
+could not be run (such as an agent program that cannot be started).";
 
 /// The examples after `gin sim --help`.
 pub const AFTER_HELP: &str = "\
@@ -74,7 +82,8 @@ Examples:
   gin sim --a expert                                (against simple, 1000 games)
   gin sim --a simple --b greedy --games 10000 --rules eaai
   gin sim --a expert:knock_max_late=7 --b expert --param tuned.json --seed 42 --json
-  gin sim --a random --b random --threads 1";
+  gin sim --a random --b random --threads 1
+  gin sim --a 'cmd:python3 docs/examples/random_agent.py' --b simple --games 100";
 
 /// How often the progress bar is redrawn.
 const TICK: Duration = Duration::from_millis(100);
@@ -84,11 +93,11 @@ const TICK: Duration = Duration::from_millis(100);
 pub struct SimArgs {
     /// The first agent: random, greedy, simple or expert, with settings as expert:key=value,...
     #[arg(long = "a", value_name = "SPEC")]
-    a: AgentSpec,
+    a: AgentChoice,
 
     /// The second agent, by default simple (the EAAI competition's reference player).
     #[arg(long = "b", value_name = "SPEC", default_value = "simple")]
-    b: AgentSpec,
+    b: AgentChoice,
 
     /// The number of games, played as mirrored pairs (an odd number is rounded up).
     #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_games)]
@@ -113,6 +122,10 @@ pub struct SimArgs {
     /// Print one JSON object, for programs, instead of the table.
     #[arg(long)]
     json: bool,
+
+    /// The most time an agent program (cmd:...) may take over one decision.
+    #[arg(long, value_name = "SECONDS", default_value = external::DEFAULT_TIMEOUT, value_parser = external::parse_timeout)]
+    agent_timeout: Duration,
 }
 
 /// `--games`: at least one.
@@ -142,9 +155,9 @@ pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     };
     let specs = [args.a.clone(), args.b.clone()];
     for (side, spec) in ["a", "b"].into_iter().zip(&specs) {
-        registry::build(spec, &params).with_context(|| format!("--{side} {spec}")).map_err(Failure::usage)?;
+        spec.check(&params).with_context(|| format!("--{side} {spec}")).map_err(Failure::usage)?;
     }
-    if args.param.is_some() && !specs.iter().any(|spec| spec.name == "expert") {
+    if args.param.is_some() && !specs.iter().any(AgentChoice::is_expert) {
         eprintln!("note: --param is for expert agents, and neither --a nor --b is one");
     }
     let pairs = args.games.div_ceil(2);
@@ -153,7 +166,8 @@ pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     }
     let threads = args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get));
     let threads = threads.min(usize::try_from(pairs).unwrap_or(usize::MAX));
-    let plan = Match { rules: &rules, seed: args.seed, pairs, specs: &specs, params: &params };
+    let plan =
+        Match { rules: &rules, seed: args.seed, pairs, specs: &specs, params: &params, timeout: args.agent_timeout };
 
     let started = Instant::now();
     let progress = io::stderr().is_terminal().then(|| Progress { total: pairs * 2, started });
@@ -182,7 +196,7 @@ pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
 }
 
 /// Reads `--param`.
-fn load_params(path: &Path) -> Result<ExpertParams> {
+pub fn load_params(path: &Path) -> Result<ExpertParams> {
     let text = fs::read_to_string(path).with_context(|| format!("cannot read parameter file `{}`", path.display()))?;
     ExpertParams::from_json(&text).with_context(|| format!("invalid parameter file `{}`", path.display()))
 }
@@ -193,8 +207,10 @@ struct Match<'a> {
     seed: u64,
     pairs: u64,
     /// The agents of `a` and `b`.
-    specs: &'a [AgentSpec; 2],
+    specs: &'a [AgentChoice; 2],
     params: &'a ExpertParams,
+    /// The decision timeout of agent programs.
+    timeout: Duration,
 }
 
 impl Match<'_> {
@@ -255,8 +271,11 @@ impl Match<'_> {
             // `a` in seat one, then in seat two: the same deals with the seats swapped.
             for a_seat in Player::ALL {
                 let sides = Side::A.seated(a_seat);
-                let mut one = registry::build(&self.specs[sides[Player::One].index()], self.params)?;
-                let mut two = registry::build(&self.specs[sides[Player::Two].index()], self.params)?;
+                let build = |seat: Player| {
+                    let spec = &self.specs[sides[seat].index()];
+                    external::build_agent(spec, self.params, self.timeout).with_context(|| format!("{spec}"))
+                };
+                let ((mut one, report_one), (mut two, report_two)) = (build(Player::One)?, build(Player::Two)?);
                 let agents: ByPlayer<&mut dyn Agent> = ByPlayer::new(one.as_mut(), two.as_mut());
                 let mut observer = GameObserver::new(&mut tally, self.rules, sides);
                 let options = RunOptions { keep_events: false, ..RunOptions::default() };
@@ -264,6 +283,16 @@ impl Match<'_> {
                     observer.observe(event);
                 });
                 observer.finish(&record.outcome);
+                if let GameOutcome::Forfeit { player, reason, .. } = &record.outcome {
+                    let report = if *player == Player::One { &report_one } else { &report_two };
+                    if let Some(why) = report.explain(reason) {
+                        let side = if sides[*player] == Side::A { "a" } else { "b" };
+                        eprintln!(
+                            "note: game seed {seed}, --a in seat {}: --{side} forfeits: {why}",
+                            a_seat.index() + 1
+                        );
+                    }
+                }
                 games_done.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -428,7 +457,8 @@ mod tests {
         let rules = Ruleset::eaai();
         let specs = ["random".parse().unwrap(), "random".parse().unwrap()];
         let params = ExpertParams::default();
-        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params };
+        let timeout = Duration::from_secs(10);
+        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, timeout };
         let one = game.play(1, None).unwrap();
         assert_eq!(one.games, 10);
         assert_eq!(game.play(3, None).unwrap(), one);

@@ -11,12 +11,15 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use gin_ai::{ExpertParams, registry};
+use gin_ai::ExpertParams;
 use gin_engine::{Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, write_log};
 use gin_rules::Player;
 use serde::{Deserialize, Serialize};
+
+use crate::external::{self, AgentChoice, Report};
 
 /// The `format` of line 1.
 pub const FORMAT: &str = "gin-play";
@@ -52,15 +55,16 @@ impl PlayHeader {
 /// An AI opponent: its seat and the agent.
 pub type Opponent = (Player, Box<dyn Agent + Send>);
 
-/// Builds the AI a spec names, started for a game in `seat`.
+/// Builds the AI a spec names (a built-in agent or `cmd:PROGRAM ARGS...`), started for a game
+/// in `seat`, with the report that says why a program forfeits.
 ///
 /// # Errors
-/// An unknown agent or a bad setting.
-pub fn build_ai(spec: &str, seat: Player, header: &LogHeader) -> Result<Opponent> {
-    let parsed = spec.parse().map_err(|err| anyhow!("{err}"))?;
-    let mut agent = registry::build(&parsed, &ExpertParams::default()).map_err(|err| anyhow!("{err}"))?;
+/// An unknown agent or a bad setting, or a program that cannot be started.
+pub fn build_ai(spec: &str, seat: Player, header: &LogHeader, timeout: Duration) -> Result<(Opponent, Report)> {
+    let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
+    let (mut agent, report) = external::build_agent(&parsed, &ExpertParams::default(), timeout)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
-    Ok((seat, agent))
+    Ok(((seat, agent), report))
 }
 
 /// Writes the whole save atomically: a temporary file in the same directory, then a rename over
@@ -99,6 +103,8 @@ pub struct Resumed {
     pub events: Vec<Event>,
     /// The AI, having seen and chosen everything it did before.
     pub ai: Option<Opponent>,
+    /// Why the AI forfeits, when it is a program.
+    pub report: Report,
 }
 
 /// Reads a save and rebuilds the game, the AI included.
@@ -106,23 +112,26 @@ pub struct Resumed {
 /// # Errors
 /// A file that cannot be read, is not a `gin play` save, is of another version, is damaged, or
 /// was played by another version of the AI: the message says which.
-pub fn load(path: &Path) -> Result<Resumed> {
+pub fn load(path: &Path, timeout: Duration) -> Result<Resumed> {
     let bytes = fs::read(path).with_context(|| format!("cannot read the save file `{}`", path.display()))?;
     let text =
         String::from_utf8(bytes).map_err(|_| anyhow!("`{}` is not a gin save file: it is not text", path.display()))?;
-    rebuild(&text).with_context(|| format!("cannot resume from `{}`", path.display()))
+    rebuild(&text, timeout).with_context(|| format!("cannot resume from `{}`", path.display()))
 }
 
 /// [`load`] from the file's text.
-fn rebuild(text: &str) -> Result<Resumed> {
+fn rebuild(text: &str, timeout: Duration) -> Result<Resumed> {
     let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
     let header = read_header(first)?;
     let (log, logged) = read_log(rest).map_err(|err| anyhow!("the save is damaged: {}", shift_lines(err)))?;
+    let mut report = Report::default();
     let mut ai = match (&header.ai, header.human) {
-        (Some(spec), Some(human)) => Some(
-            build_ai(spec, human.opponent(), &log)
-                .with_context(|| format!("the save names an AI this gin cannot build (`{spec}`)"))?,
-        ),
+        (Some(spec), Some(human)) => {
+            let (ai, built) = build_ai(spec, human.opponent(), &log, timeout)
+                .with_context(|| format!("the save names an AI this gin cannot build (`{spec}`)"))?;
+            report = built;
+            Some(ai)
+        }
         (None, None) => None,
         _ => bail!("line 1: `ai` and `human` must both be given (a game against the AI) or both null (hotseat)"),
     };
@@ -184,7 +193,9 @@ fn rebuild(text: &str) -> Result<Resumed> {
             }
         };
         let produced = game.play(player, &action).map_err(|err| {
-            if by_ai {
+            if let Some(why) = report.explain(&err.to_string()).filter(|_| by_ai) {
+                anyhow!("line {}: the AI forfeits: {why}", line + 1)
+            } else if by_ai {
                 anyhow!(
                     "line {}: the AI now plays a move the game refuses ({err}): the save does not match this AI",
                     line + 1
@@ -195,7 +206,7 @@ fn rebuild(text: &str) -> Result<Resumed> {
         })?;
         take(produced, &mut logged, &mut ai, by_ai)?;
     }
-    Ok(Resumed { header, log, game, events, ai })
+    Ok(Resumed { header, log, game, events, ai, report })
 }
 
 /// Checks line 1.
@@ -279,7 +290,7 @@ mod tests {
         let log = LogHeader::new(9, &rules, None);
         let header = PlayHeader::new(Some(("random", Player::One)));
         let (mut game, mut events) = Game::new(&rules, 9);
-        let (seat, mut agent) = build_ai("random", Player::Two, &log).unwrap();
+        let ((seat, mut agent), _) = build_ai("random", Player::Two, &log, Duration::from_secs(10)).unwrap();
         for event in &events {
             agent.observe(&event.seen_by(seat));
         }
@@ -297,7 +308,7 @@ mod tests {
         let mut buffer = Vec::new();
         write_log(&mut buffer, &log, &events).unwrap();
         text.push_str(std::str::from_utf8(&buffer).unwrap());
-        let resumed = rebuild(&text).unwrap();
+        let resumed = rebuild(&text, Duration::from_secs(10)).unwrap();
         assert_eq!(resumed.game, game);
         assert_eq!(resumed.events, events);
         assert!(!is_finished(&text));

@@ -1,0 +1,100 @@
+//! `gin bot`: a built-in agent as an external agent, reading host messages on standard input and
+//! answering decisions on standard output (docs/protocol.md).
+
+use std::io::{self, BufRead, BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use gin_ai::ExpertParams;
+use gin_ai::registry::{self, AgentSpec};
+use gin_engine::Agent;
+
+use crate::protocol::{FromHost, VERSION};
+use crate::sim::load_params;
+use crate::{Failure, Outcome};
+
+/// `gin help bot`.
+pub const LONG_ABOUT: &str = "\
+Run a built-in agent as an external agent: it reads the host's messages (JSON Lines, \
+docs/protocol.md) on standard input and answers each decision with one action line on \
+standard output. A new agent is built for every game, seeded with the game's `seed`, so \
+`gin sim --a 'cmd:gin bot --agent simple'` plays exactly as `gin sim --a simple`.
+
+Exit status: 0 after `quit` or the end of input, 1 for a message it cannot read, 2 for a bad \
+option.";
+
+/// The examples after `gin bot --help`.
+pub const AFTER_HELP: &str = "\
+Examples:
+  gin sim --a 'cmd:gin bot --agent simple' --b simple --games 100
+  gin play --ai 'cmd:gin bot --agent expert:knock_bias=2'";
+
+/// The options of `gin bot`.
+#[derive(Debug, Args)]
+pub struct BotArgs {
+    /// The agent: random, greedy, simple or expert, with settings as expert:key=value,...
+    #[arg(long, value_name = "SPEC")]
+    agent: AgentSpec,
+    /// A JSON file of expert parameters.
+    #[arg(long, value_name = "FILE")]
+    param: Option<PathBuf>,
+}
+
+/// Runs `gin bot`.
+pub fn run(args: &BotArgs) -> Result<Outcome, Failure> {
+    let params = match &args.param {
+        Some(path) => load_params(path).map_err(Failure::usage)?,
+        None => ExpertParams::default(),
+    };
+    registry::build(&args.agent, &params).context("--agent").map_err(Failure::usage)?;
+    let stdin = io::stdin();
+    let mut out = BufWriter::new(io::stdout().lock());
+    serve(args, &params, stdin.lock(), &mut out)?;
+    Ok(Outcome::Success)
+}
+
+/// Answers the host until it quits or its messages end.
+fn serve(args: &BotArgs, params: &ExpertParams, input: impl BufRead, out: &mut impl Write) -> Result<()> {
+    let mut agent: Option<Box<dyn Agent + Send>> = None;
+    for (number, line) in input.lines().enumerate() {
+        let line = line.context("cannot read standard input")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let message: FromHost =
+            serde_json::from_str(&line).with_context(|| format!("line {}: not a host message", number + 1))?;
+        match message {
+            FromHost::StartGame { version, seat, rules, seed } => {
+                if version != VERSION {
+                    bail!(
+                        "line {}: protocol version {version} is not supported: this bot speaks {VERSION}",
+                        number + 1
+                    );
+                }
+                let mut fresh = registry::build(&args.agent, params)?;
+                fresh.start_game(seat, &rules, seed);
+                agent = Some(fresh);
+            }
+            FromHost::StartHand {} => {}
+            FromHost::Event { event } => {
+                if let Some(agent) = &mut agent {
+                    agent.observe(&event);
+                }
+            }
+            FromHost::Decide { legal, view } => {
+                let Some(agent) = &mut agent else { bail!("line {}: a decision before start_game", number + 1) };
+                let action = agent.choose(&view.as_view(), &legal);
+                serde_json::to_writer(&mut *out, &action).context("cannot write to standard output")?;
+                out.write_all(b"\n").and_then(|()| out.flush()).context("cannot write to standard output")?;
+            }
+            FromHost::EndGame { result } => {
+                if let Some(agent) = &mut agent {
+                    agent.end_game(&result);
+                }
+            }
+            FromHost::Quit => break,
+        }
+    }
+    Ok(())
+}

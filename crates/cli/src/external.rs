@@ -1,0 +1,514 @@
+//! `ExternalAgent`: a program that plays over the external-agent protocol (docs/protocol.md),
+//! and [`AgentChoice`], an agent spec that is either built in or `cmd:PROGRAM ARGS...`.
+//!
+//! The host never trusts the program. It writes to the program from a thread of its own (a
+//! program that does not read cannot block the game), reads its answers on another thread, and
+//! waits for each answer at most the decision timeout. A program that crashes, hangs, prints
+//! something that is not an action, or names an action the game refuses forfeits the game; the
+//! agent then answers an action the engine refuses, so that the runner ends the game, and keeps
+//! the reason in its [`Report`] for the command to print.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow};
+use gin_ai::ExpertParams;
+use gin_ai::registry::{self, AgentSpec, SpecError};
+use gin_engine::{Action, Agent, Event, PlayerView};
+use gin_rules::{ByPlayer, GameResult, Player, Ruleset};
+
+use crate::protocol::{ToAgent, VERSION};
+
+/// The prefix of an agent spec that names a program.
+pub const PROGRAM_PREFIX: &str = "cmd:";
+
+/// How long an agent program may take over one decision, in seconds, unless told otherwise.
+pub const DEFAULT_TIMEOUT: &str = "10";
+
+/// How long a program that was told to quit may take to exit before it is killed.
+const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+/// The longest line a program may send.
+const MAX_LINE: u64 = 1 << 20;
+
+/// The longest part of a program's line quoted in a message.
+const QUOTE: usize = 120;
+
+/// An agent by spec: built in (`simple`, `expert:knock_bias=2`) or a program (`cmd:python3 a.py`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentChoice {
+    /// A built-in agent.
+    Builtin(AgentSpec),
+    /// A program and its arguments, split on whitespace.
+    Program(Vec<String>),
+}
+
+impl FromStr for AgentChoice {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<AgentChoice, SpecError> {
+        match text.trim_start().strip_prefix(PROGRAM_PREFIX) {
+            Some(command) => {
+                let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+                if words.is_empty() {
+                    return Err(SpecError::Setting {
+                        agent: "cmd".to_owned(),
+                        message: "no program given: write cmd:PROGRAM ARGS...".to_owned(),
+                    });
+                }
+                Ok(AgentChoice::Program(words))
+            }
+            None => text.parse().map(AgentChoice::Builtin),
+        }
+    }
+}
+
+impl fmt::Display for AgentChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentChoice::Builtin(spec) => spec.fmt(f),
+            AgentChoice::Program(words) => write!(f, "{PROGRAM_PREFIX}{}", words.join(" ")),
+        }
+    }
+}
+
+impl AgentChoice {
+    /// Whether this is the built-in expert (which `--param` configures).
+    pub fn is_expert(&self) -> bool {
+        matches!(self, AgentChoice::Builtin(spec) if spec.name == "expert")
+    }
+
+    /// Checks the spec without starting anything.
+    ///
+    /// # Errors
+    /// An unknown built-in agent or a bad setting.
+    pub fn check(&self, params: &ExpertParams) -> Result<()> {
+        if let AgentChoice::Builtin(spec) = self {
+            registry::build(spec, params)?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds the agent a choice names: a built-in agent, or a started program with its decision
+/// timeout. The report says why a program forfeited (a built-in agent's report stays empty).
+///
+/// # Errors
+/// An unknown built-in agent or a bad setting; a program that cannot be started.
+pub fn build_agent(
+    choice: &AgentChoice,
+    params: &ExpertParams,
+    timeout: Duration,
+) -> Result<(Box<dyn Agent + Send>, Report)> {
+    match choice {
+        AgentChoice::Builtin(spec) => Ok((registry::build(spec, params)?, Report::default())),
+        AgentChoice::Program(words) => {
+            let agent = ExternalAgent::start(words, timeout)?;
+            let report = agent.report.clone();
+            Ok((Box::new(agent), report))
+        }
+    }
+}
+
+/// `--agent-timeout SECONDS`: a positive number of seconds.
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => {
+            Duration::try_from_secs_f64(seconds).map_err(|err| err.to_string())
+        }
+        Ok(_) => Err("the timeout must be a positive number of seconds".to_owned()),
+        Err(err) => Err(format!("{err}: expected a number of seconds")),
+    }
+}
+
+/// What went wrong with an agent program, shared between the agent and the command that runs it.
+#[derive(Clone, Debug, Default)]
+pub struct Report(Arc<Mutex<ReportState>>);
+
+#[derive(Debug, Default)]
+struct ReportState {
+    /// The program's command line; empty for a built-in agent.
+    program: String,
+    /// Where its standard error goes.
+    log: PathBuf,
+    /// Why the host gave up on it.
+    fault: Option<String>,
+    /// Its last answer.
+    last_reply: Option<String>,
+    /// Whether a message named its log (which is then kept).
+    cited: bool,
+}
+
+impl Report {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ReportState> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Why the program forfeited, given the engine's reason for refusing its action: `None` for a
+    /// built-in agent.
+    pub fn explain(&self, refused: &str) -> Option<String> {
+        let mut state = self.lock();
+        if state.program.is_empty() {
+            return None;
+        }
+        state.cited = true;
+        let what = match (&state.fault, &state.last_reply) {
+            (Some(fault), _) => fault.clone(),
+            (None, Some(reply)) => format!("answered {}, which the game refuses: {refused}", quote(reply)),
+            (None, None) => format!("was refused: {refused}"),
+        };
+        Some(format!("program `{}` {what} (its standard error is in {})", state.program, state.log.display()))
+    }
+
+    fn fault(&self) -> bool {
+        self.lock().fault.is_some()
+    }
+
+    fn set_fault(&self, fault: String) {
+        let mut state = self.lock();
+        if state.fault.is_none() {
+            state.fault = Some(fault);
+        }
+    }
+}
+
+/// A line from the program, or why there are no more.
+enum Line {
+    Text(String),
+    TooLong,
+    Closed,
+}
+
+/// An agent program, started with piped standard input and output and its standard error in a
+/// log file.
+pub struct ExternalAgent {
+    name: String,
+    child: Child,
+    /// Batches of messages for the writer thread; `None` once closed.
+    to_program: Option<Sender<Vec<u8>>>,
+    lines: Receiver<Line>,
+    timeout: Duration,
+    log: PathBuf,
+    report: Report,
+    seat: Player,
+    points: ByPlayer<u32>,
+    /// The messages not yet handed to the writer.
+    pending: Vec<u8>,
+}
+
+impl ExternalAgent {
+    /// Starts `words[0]` with the rest as its arguments.
+    ///
+    /// # Errors
+    /// The log file cannot be created, or the program cannot be started.
+    pub fn start(words: &[String], timeout: Duration) -> Result<ExternalAgent> {
+        static STARTED: AtomicU64 = AtomicU64::new(0);
+        let (program, args) = words.split_first().ok_or_else(|| anyhow!("no program given"))?;
+        let number = STARTED.fetch_add(1, Ordering::Relaxed);
+        let log = std::env::temp_dir().join(format!("gin-agent-{}-{number}.log", std::process::id()));
+        let stderr = File::create(&log).with_context(|| format!("cannot create the log file `{}`", log.display()))?;
+        let command_line = words.join(" ");
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .inspect_err(|_| {
+                let _ = fs::remove_file(&log);
+            })
+            .with_context(|| format!("cannot start the agent program `{command_line}`"))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (to_program, batches) = mpsc::channel();
+        thread::spawn(move || write_batches(stdin, &batches));
+        let (line_sender, lines) = mpsc::channel();
+        thread::spawn(move || read_lines(stdout, &line_sender));
+        let report = Report(Arc::new(Mutex::new(ReportState {
+            program: command_line.clone(),
+            log: log.clone(),
+            fault: None,
+            last_reply: None,
+            cited: false,
+        })));
+        Ok(ExternalAgent {
+            name: format!("{PROGRAM_PREFIX}{command_line}"),
+            child,
+            to_program: Some(to_program),
+            lines,
+            timeout,
+            log,
+            report,
+            seat: Player::One,
+            points: ByPlayer::default(),
+            pending: Vec::new(),
+        })
+    }
+
+    /// Queues one message.
+    fn queue(&mut self, message: &ToAgent<'_>) {
+        if self.report.fault() {
+            return;
+        }
+        // Serializing these types to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.pending, message);
+        self.pending.push(b'\n');
+    }
+
+    /// Hands the queued messages to the writer thread.
+    fn send(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let batch = std::mem::take(&mut self.pending);
+        if let Some(sender) = &self.to_program {
+            // A closed writer means the program's input is closed; the reader will tell.
+            let _ = sender.send(batch);
+        }
+    }
+
+    /// How the program ended, if it did within a moment.
+    fn exit_status(&mut self) -> Option<ExitStatus> {
+        let deadline = Instant::now() + Duration::from_millis(200);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Records why the program forfeits.
+    fn fail(&mut self, fault: String) {
+        self.report.set_fault(fault);
+        self.pending.clear();
+        self.to_program = None;
+    }
+
+    /// The program's answer to a decision, or `None` when it gave none that can be played.
+    fn answer(&mut self) -> Option<Action> {
+        // The program answers nothing but decisions: anything waiting is out of turn.
+        match self.lines.try_recv() {
+            Ok(Line::Text(text)) => {
+                self.fail(format!("sent {} when no decision was asked for", quote(&text)));
+                return None;
+            }
+            Ok(Line::TooLong) => {
+                self.fail(format!("sent a line longer than {MAX_LINE} bytes"));
+                return None;
+            }
+            Ok(Line::Closed) | Err(mpsc::TryRecvError::Disconnected) => {
+                let fault = self.closed();
+                self.fail(fault);
+                return None;
+            }
+            Err(mpsc::TryRecvError::Empty) => {}
+        }
+        self.send();
+        match self.lines.recv_timeout(self.timeout) {
+            Ok(Line::Text(text)) => match serde_json::from_str::<Action>(text.trim()) {
+                Ok(action) => {
+                    self.report.lock().last_reply = Some(text);
+                    Some(action)
+                }
+                Err(err) => {
+                    self.fail(format!("answered {}, which is not an action: {err}", quote(&text)));
+                    None
+                }
+            },
+            Ok(Line::TooLong) => {
+                self.fail(format!("answered with a line longer than {MAX_LINE} bytes"));
+                None
+            }
+            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                let fault = self.closed();
+                self.fail(fault);
+                None
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                self.fail(format!("did not answer within {} s (it was stopped)", self.timeout.as_secs_f64()));
+                None
+            }
+        }
+    }
+
+    /// Why the program's output closed.
+    fn closed(&mut self) -> String {
+        match self.exit_status() {
+            Some(status) => match status.code() {
+                Some(code) => format!("exited with status {code} before answering"),
+                None => format!("was killed ({status}) before answering"),
+            },
+            None => "closed its standard output before answering".to_owned(),
+        }
+    }
+}
+
+/// An action the engine refuses whatever the phase: so that the game ends in a forfeit.
+fn refused_action(legal: &[Action]) -> Action {
+    if legal.contains(&Action::LAY_OFF_BEST) { Action::PassUpcard } else { Action::LAY_OFF_BEST }
+}
+
+impl Agent for ExternalAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start_game(&mut self, seat: Player, rules: &Ruleset, seed: u64) {
+        self.seat = seat;
+        self.points = ByPlayer::default();
+        self.queue(&ToAgent::StartGame { version: VERSION, seat, rules, seed });
+    }
+
+    fn observe(&mut self, event: &Event) {
+        match event {
+            Event::HandStarted { number, dealer, upcard, knock_limit, hands } => {
+                let hand = hands[self.seat].unwrap_or_default();
+                let (number, dealer, upcard, knock_limit, points) =
+                    (*number, *dealer, *upcard, *knock_limit, self.points);
+                self.queue(&ToAgent::StartHand { number, dealer, upcard, knock_limit, hand, points });
+            }
+            Event::HandEnded { points, .. } => self.points = *points,
+            _ => {}
+        }
+        self.queue(&ToAgent::Event { event });
+    }
+
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        if !self.report.fault() {
+            self.queue(&ToAgent::Decide { legal, view });
+            if let Some(action) = self.answer() {
+                return action;
+            }
+        }
+        refused_action(legal)
+    }
+
+    fn end_game(&mut self, result: &GameResult) {
+        self.queue(&ToAgent::EndGame { result });
+        self.send();
+    }
+}
+
+impl Drop for ExternalAgent {
+    fn drop(&mut self) {
+        let faulted = self.report.fault();
+        if !faulted {
+            self.queue(&ToAgent::Quit);
+            self.send();
+        }
+        // Closing the writer closes the program's input once everything queued is written.
+        self.to_program = None;
+        let deadline = Instant::now() + QUIT_GRACE;
+        let mut exited = false;
+        if !faulted {
+            // Wait for the program to close its output (it usually exits then), then for its exit.
+            while let Ok(Line::Text(_) | Line::TooLong) =
+                self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {}
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    exited = true;
+                    break;
+                }
+                thread::sleep(Duration::from_millis(1));
+            }
+        }
+        if !exited {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+        // An empty log of a program that did nothing wrong is not worth keeping.
+        if !faulted && !self.report.lock().cited && fs::metadata(&self.log).is_ok_and(|meta| meta.len() == 0) {
+            let _ = fs::remove_file(&self.log);
+        }
+    }
+}
+
+/// The writer thread: writes each batch and flushes, until the agent closes the channel or the
+/// program's input is closed.
+fn write_batches(stdin: ChildStdin, batches: &Receiver<Vec<u8>>) {
+    let mut stdin = stdin;
+    while let Ok(batch) = batches.recv() {
+        if stdin.write_all(&batch).and_then(|()| stdin.flush()).is_err() {
+            return;
+        }
+    }
+}
+
+/// The reader thread: sends each line of the program's output, then `Closed`.
+fn read_lines(stdout: impl Read, lines: &Sender<Line>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut buffer = Vec::new();
+        let line = match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => Line::Closed,
+            Ok(_) if buffer.last() != Some(&b'\n') && buffer.len() as u64 >= MAX_LINE => Line::TooLong,
+            Ok(_) => Line::Text(String::from_utf8_lossy(&buffer).trim_end_matches(['\n', '\r']).to_owned()),
+        };
+        let last = !matches!(line, Line::Text(_));
+        if lines.send(line).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// A program's line in backquotes, cut short when long.
+fn quote(text: &str) -> String {
+    let text = text.trim();
+    if text.is_empty() {
+        return "an empty line".to_owned();
+    }
+    match text.char_indices().nth(QUOTE) {
+        Some((at, _)) => format!("`{}...`", &text[..at]),
+        None => format!("`{text}`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_name_a_builtin_agent_or_a_program() {
+        let program: AgentChoice = "cmd:python3  agent.py --fast".parse().unwrap();
+        assert_eq!(program, AgentChoice::Program(vec!["python3".into(), "agent.py".into(), "--fast".into()]));
+        assert_eq!(program.to_string(), "cmd:python3 agent.py --fast");
+        let builtin: AgentChoice = "expert:knock_bias=2".parse().unwrap();
+        assert!(builtin.is_expert());
+        assert_eq!(builtin.to_string(), "expert:knock_bias=2");
+        assert!("cmd:  ".parse::<AgentChoice>().unwrap_err().to_string().contains("no program given"));
+    }
+
+    #[test]
+    fn timeouts_are_positive_seconds() {
+        assert_eq!(parse_timeout("1"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
+        assert!(parse_timeout("0").is_err());
+        assert!(parse_timeout("soon").is_err());
+    }
+
+    #[test]
+    fn the_refused_action_is_never_legal() {
+        assert_eq!(refused_action(&[Action::LAY_OFF_BEST]), Action::PassUpcard);
+        assert_eq!(refused_action(&[Action::DrawStock]), Action::LAY_OFF_BEST);
+    }
+
+    #[test]
+    fn long_lines_are_cut_in_messages() {
+        assert_eq!(quote("hello"), "`hello`");
+        assert_eq!(quote(""), "an empty line");
+        assert!(quote(&"x".repeat(500)).ends_with("...`"));
+    }
+}

@@ -1,0 +1,196 @@
+//! The external-agent protocol: the messages a host sends an agent program, one JSON object a
+//! line (docs/protocol.md). The host writes [`ToAgent`]; a program written in Rust (`gin bot`)
+//! reads [`FromHost`]. The agent answers each `decide` with one [`gin_engine::Action`] line.
+
+use gin_cards::{Card, CardSet};
+use gin_engine::{Action, Event, Phase, PlayerView};
+use gin_rules::{ByPlayer, GameResult, GameScore, Player, Ruleset};
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version, sent in `start_game`.
+pub const VERSION: u32 = 1;
+
+/// A message to an agent, borrowing what it sends.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToAgent<'a> {
+    /// A game begins.
+    StartGame {
+        /// [`VERSION`].
+        version: u32,
+        /// The agent's seat.
+        seat: Player,
+        /// The full ruleset.
+        rules: &'a Ruleset,
+        /// The seed the runner gave this agent, for its random source.
+        seed: u64,
+    },
+    /// A hand begins (sent just before its `hand_started` event).
+    StartHand {
+        /// The hand's number, from 1.
+        number: u32,
+        /// The dealer.
+        dealer: Player,
+        /// The first upcard.
+        upcard: Card,
+        /// The most deadwood a player may knock with in this hand.
+        knock_limit: u32,
+        /// The agent's ten cards.
+        hand: CardSet,
+        /// The game's hand points so far.
+        points: ByPlayer<u32>,
+    },
+    /// Something happened, as this agent may see it.
+    Event {
+        /// The event.
+        event: &'a Event,
+    },
+    /// The agent must answer with one action.
+    Decide {
+        /// The legal actions.
+        legal: &'a [Action],
+        /// What the agent may know.
+        view: &'a PlayerView<'a>,
+    },
+    /// The game ended.
+    EndGame {
+        /// Its result.
+        result: &'a GameResult,
+    },
+    /// The host is done: the program should exit.
+    Quit,
+}
+
+/// A message from a host, as an agent program reads it.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromHost {
+    /// A game begins.
+    StartGame {
+        /// The protocol's version.
+        version: u32,
+        /// The agent's seat.
+        seat: Player,
+        /// The full ruleset.
+        rules: Ruleset,
+        /// The seed for the agent's random source.
+        seed: u64,
+    },
+    /// A hand begins (its fields are read from the `hand_started` event that follows).
+    StartHand {},
+    /// Something happened.
+    Event {
+        /// The event.
+        event: Event,
+    },
+    /// Answer with one action.
+    Decide {
+        /// The legal actions.
+        legal: Vec<Action>,
+        /// What the agent may know.
+        view: OwnedView,
+    },
+    /// The game ended.
+    EndGame {
+        /// Its result.
+        result: GameResult,
+    },
+    /// Exit.
+    Quit,
+}
+
+/// A [`PlayerView`] read from JSON, owning its parts.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct OwnedView {
+    /// The player's seat.
+    pub seat: Player,
+    /// The rules.
+    pub rules: Ruleset,
+    /// The current hand's number.
+    pub hand_number: u32,
+    /// The dealer.
+    pub dealer: Player,
+    /// The knock limit.
+    pub knock_limit: u32,
+    /// The phase.
+    pub phase: Phase,
+    /// The player to act.
+    pub to_act: Option<Player>,
+    /// The player's cards.
+    pub hand: CardSet,
+    /// The discard pile, bottom first.
+    pub discard_pile: Vec<Card>,
+    /// The stock's size.
+    pub stock_size: usize,
+    /// The opponent's known cards.
+    pub opponent_known: CardSet,
+    /// The number of cards the opponent holds.
+    pub opponent_cards: usize,
+    /// The card taken from the pile this turn.
+    pub taken_card: Option<Card>,
+    /// The hand's events so far.
+    pub events: Vec<Event>,
+    /// The game's score.
+    pub score: GameScore,
+}
+
+impl OwnedView {
+    /// The view borrowed, as agents take it.
+    pub fn as_view(&self) -> PlayerView<'_> {
+        PlayerView {
+            seat: self.seat,
+            rules: &self.rules,
+            hand_number: self.hand_number,
+            dealer: self.dealer,
+            knock_limit: self.knock_limit,
+            phase: self.phase,
+            to_act: self.to_act,
+            hand: self.hand,
+            discard_pile: &self.discard_pile,
+            stock_size: self.stock_size,
+            opponent_known: self.opponent_known,
+            opponent_cards: self.opponent_cards,
+            taken_card: self.taken_card,
+            events: &self.events,
+            score: &self.score,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gin_engine::Game;
+
+    #[test]
+    fn what_the_host_writes_the_bot_reads_back() {
+        let rules = Ruleset::eaai();
+        let (game, opening) = Game::new(&rules, 5);
+        let seat = game.to_act().unwrap();
+        let start = ToAgent::StartGame { version: VERSION, seat, rules: &rules, seed: 9 };
+        let line = serde_json::to_string(&start).unwrap();
+        assert!(line.starts_with(r#"{"type":"start_game","version":1,"seat":"#), "{line}");
+        let FromHost::StartGame { version, rules: read, seed, .. } = serde_json::from_str(&line).unwrap() else {
+            panic!("{line}")
+        };
+        assert_eq!((version, &read, seed), (VERSION, &rules, 9));
+
+        let event = opening[0].seen_by(seat);
+        let line = serde_json::to_string(&ToAgent::Event { event: &event }).unwrap();
+        let FromHost::Event { event: read } = serde_json::from_str(&line).unwrap() else { panic!("{line}") };
+        assert_eq!(read, event);
+
+        let legal = game.legal_actions();
+        let view = game.view(seat);
+        let line = serde_json::to_string(&ToAgent::Decide { legal: &legal, view: &view }).unwrap();
+        let FromHost::Decide { legal: read, view: owned } = serde_json::from_str(&line).unwrap() else {
+            panic!("{line}")
+        };
+        assert_eq!(read, legal);
+        assert_eq!(owned.as_view(), view);
+
+        let line = serde_json::to_string(&ToAgent::Quit).unwrap();
+        assert_eq!(line, r#"{"type":"quit"}"#);
+        assert!(matches!(serde_json::from_str(&line).unwrap(), FromHost::Quit));
+    }
+}

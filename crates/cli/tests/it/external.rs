@@ -1,0 +1,148 @@
+//! `cmd:` agents and `gin bot`: the external-agent protocol, with well-behaved and broken programs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use super::{gin, temp_file};
+
+/// `python3`, which these tests need: they fail, rather than skip, without it.
+fn python3() -> &'static str {
+    let found = Command::new("python3").arg("--version").output().is_ok_and(|output| output.status.success());
+    assert!(found, "python3 is not on the PATH: the external-agent tests run Python agent programs");
+    "python3"
+}
+
+/// The example agent of docs/examples.
+fn example_agent() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/random_agent.py")
+}
+
+/// A Python agent that plays the first legal action, except that at a decision it does
+/// `misbehave` (Python statements, with `m` the decide message) when `when` holds.
+fn broken_agent(name: &str, when: &str, misbehave: &str) -> PathBuf {
+    let script = format!(
+        "import json, sys, time\n\
+         for line in sys.stdin:\n    \
+             m = json.loads(line)\n    \
+             if m['type'] == 'decide':\n        \
+                 if {when}:\n            \
+                     {misbehave}\n        \
+                 print(json.dumps(m['legal'][0]), flush=True)\n    \
+             elif m['type'] == 'quit':\n        \
+                 break\n"
+    );
+    temp_file(&format!("{name}.py"), &script)
+}
+
+/// `gin sim` of `a` against simple, `games` games on one thread, as JSON.
+fn sim_against_simple(a: &str, games: &str, extra: &[&str]) -> (super::Run, Value) {
+    let mut args = vec!["sim", "--a", a, "--b", "simple", "--games", games, "--threads", "1", "--json"];
+    args.extend_from_slice(extra);
+    let run = gin(&args, "");
+    let figures = serde_json::from_str(run.stdout.trim()).unwrap_or_else(|err| panic!("{err}: {run:?}"));
+    (run, figures)
+}
+
+#[test]
+fn the_python_example_plays_whole_games() {
+    let agent = format!("cmd:{} {}", python3(), example_agent().display());
+    let (run, figures) = sim_against_simple(&agent, "4", &[]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(figures["games"], 4);
+    assert_eq!(figures["forfeits"], 0, "{run:?}");
+    assert_eq!(figures["a"]["name"], agent);
+    assert!(figures["a"]["discards"].as_u64().unwrap() > 0);
+    assert!(!run.stderr.contains("forfeits"), "{run:?}");
+}
+
+#[test]
+fn a_builtin_agent_over_the_protocol_plays_exactly_as_itself() {
+    let bot = format!("cmd:{} bot --agent simple", env!("CARGO_BIN_EXE_gin"));
+    let args = ["--rules", "eaai", "--seed", "11"];
+    let (run, mut over_protocol) = sim_against_simple(&bot, "6", &args);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let (_, built_in) = sim_against_simple("simple", "6", &args);
+    assert_eq!(over_protocol["a"]["name"], bot);
+    over_protocol["a"]["name"] = "simple".into();
+    assert_eq!(over_protocol, built_in);
+}
+
+/// Runs a broken program as `--a` and checks that both games end in its forfeit, with a note
+/// that names the program and says `why`.
+fn assert_forfeits(program: &Path, why: &str, extra: &[&str]) {
+    let agent = format!("cmd:{} {}", python3(), program.display());
+    let (run, figures) = sim_against_simple(&agent, "2", extra);
+    assert_eq!(run.code, Some(0), "the match is played, forfeits included: {run:?}");
+    assert_eq!(figures["forfeits"], 2, "{run:?}");
+    assert_eq!(figures["a"]["forfeits"], 2, "{run:?}");
+    assert_eq!(figures["b"]["wins"], 2, "{run:?}");
+    let notes: Vec<&str> = run.stderr.lines().filter(|line| line.contains("--a forfeits")).collect();
+    assert_eq!(notes.len(), 2, "{run:?}");
+    for note in notes {
+        assert!(note.contains(&format!("program `python3 {}`", program.display())), "{note}");
+        assert!(note.contains(why), "expected `{why}` in: {note}");
+        let log = note.rsplit_once("its standard error is in ").expect("the log is named").1.trim_end_matches(')');
+        assert!(PathBuf::from(log).exists(), "{note}");
+        let _ = std::fs::remove_file(log);
+    }
+}
+
+#[test]
+fn a_program_that_crashes_forfeits() {
+    let program = broken_agent("crash", "True", "sys.exit(3)");
+    assert_forfeits(&program, "exited with status 3 before answering", &[]);
+}
+
+#[test]
+fn a_program_that_hangs_forfeits_after_the_timeout() {
+    let program = broken_agent("hang", "True", "time.sleep(60)");
+    assert_forfeits(&program, "did not answer within 1 s", &["--agent-timeout", "1"]);
+}
+
+#[test]
+fn a_program_that_prints_garbage_forfeits() {
+    let program = broken_agent("garbage", "True", "print('hello there', flush=True); continue");
+    assert_forfeits(&program, "answered `hello there`, which is not an action", &[]);
+}
+
+#[test]
+fn a_program_that_names_a_card_it_does_not_hold_forfeits() {
+    let misbehave = "card = next(c for c in ['AS', 'KH', '7D', '2C'] if c not in m['view']['hand'])\n            \
+                     print(json.dumps({'type': 'discard', 'card': card}), flush=True); continue";
+    let program = broken_agent("illegal", "m['view']['phase'] == 'discard'", misbehave);
+    assert_forfeits(&program, "which the game refuses", &[]);
+}
+
+#[test]
+fn a_program_that_cannot_be_started_stops_the_match() {
+    let run = gin(&["sim", "--a", "cmd:/nonexistent/agent", "--games", "2"], "");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.contains("cannot start the agent program `/nonexistent/agent`"), "{run:?}");
+}
+
+#[test]
+fn play_stops_when_the_ai_program_forfeits() {
+    let program = broken_agent("play-crash", "True", "sys.exit(3)");
+    let save = temp_file("external-play.gin", "");
+    let ai = format!("cmd:{} {}", python3(), program.display());
+    let save_arg = save.display().to_string();
+    let run = gin(&["play", "--ai", &ai, "--seed", "1", "--save", &save_arg], "p\np\ns\n");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.contains("the AI forfeits: program `python3"), "{run:?}");
+    assert!(run.stderr.contains("exited with status 3"), "{run:?}");
+    let log = run.stderr.rsplit_once("its standard error is in ").expect("the log is named").1;
+    let _ = std::fs::remove_file(log.trim_end().trim_end_matches(')'));
+}
+
+#[test]
+fn the_bot_refuses_what_is_not_a_host_message() {
+    let run = gin(&["bot", "--agent", "simple"], "{\"type\":\"quit\"}\n");
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{run:?}");
+    let run = gin(&["bot", "--agent", "simple"], "hello\n");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stderr.contains("line 1: not a host message"), "{run:?}");
+    let run = gin(&["bot", "--agent", "chess"], "");
+    assert_eq!(run.code, Some(2), "{run:?}");
+}
