@@ -8,7 +8,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use gin_ai::ExpertParams;
 use gin_ai::registry::{self, AgentSpec};
-use gin_engine::Agent;
+use gin_engine::{Agent, Event};
+use gin_rules::Ruleset;
 
 use crate::protocol::{FromHost, VERSION};
 use crate::sim::load_params;
@@ -57,6 +58,9 @@ pub fn run(args: &BotArgs) -> Result<Outcome, Failure> {
 /// Answers the host until it quits or its messages end.
 fn serve(args: &BotArgs, params: &ExpertParams, input: impl BufRead, out: &mut impl Write) -> Result<()> {
     let mut agent: Option<Box<dyn Agent + Send>> = None;
+    // What a decision's view leaves out: the game's rules and the hand's events so far.
+    let mut rules = Ruleset::default();
+    let mut events: Vec<Event> = Vec::new();
     for (number, line) in input.lines().enumerate() {
         let line = line.context("cannot read standard input")?;
         if line.trim().is_empty() {
@@ -65,7 +69,7 @@ fn serve(args: &BotArgs, params: &ExpertParams, input: impl BufRead, out: &mut i
         let message: FromHost =
             serde_json::from_str(&line).with_context(|| format!("line {}: not a host message", number + 1))?;
         match message {
-            FromHost::StartGame { version, seat, rules, seed } => {
+            FromHost::StartGame { version, seat, rules: game_rules, seed } => {
                 if version != VERSION {
                     bail!(
                         "line {}: protocol version {version} is not supported: this bot speaks {VERSION}",
@@ -73,7 +77,9 @@ fn serve(args: &BotArgs, params: &ExpertParams, input: impl BufRead, out: &mut i
                     );
                 }
                 let mut fresh = registry::build(&args.agent, params)?;
-                fresh.start_game(seat, &rules, seed);
+                fresh.start_game(seat, &game_rules, seed);
+                rules = game_rules;
+                events.clear();
                 agent = Some(fresh);
             }
             FromHost::StartHand {} => {}
@@ -81,10 +87,14 @@ fn serve(args: &BotArgs, params: &ExpertParams, input: impl BufRead, out: &mut i
                 if let Some(agent) = &mut agent {
                     agent.observe(&event);
                 }
+                if matches!(event, Event::HandStarted { .. }) {
+                    events.clear();
+                }
+                events.push(event);
             }
             FromHost::Decide { legal, view } => {
                 let Some(agent) = &mut agent else { bail!("line {}: a decision before start_game", number + 1) };
-                let action = agent.choose(&view.as_view(), &legal);
+                let action = agent.choose(&view.as_view(&rules, &events), &legal);
                 serde_json::to_writer(&mut *out, &action).context("cannot write to standard output")?;
                 out.write_all(b"\n").and_then(|()| out.flush()).context("cannot write to standard output")?;
             }

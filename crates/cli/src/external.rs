@@ -26,7 +26,7 @@ use gin_ai::registry::{self, AgentSpec, SpecError};
 use gin_engine::{Action, Agent, Event, PlayerView};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset};
 
-use crate::protocol::{ToAgent, VERSION};
+use crate::protocol::{DecideView, ToAgent, VERSION};
 
 /// The prefix of an agent spec that names a program.
 pub const PROGRAM_PREFIX: &str = "cmd:";
@@ -85,6 +85,11 @@ impl AgentChoice {
     /// Whether this is the built-in expert (which `--param` configures).
     pub fn is_expert(&self) -> bool {
         matches!(self, AgentChoice::Builtin(spec) if spec.name == "expert")
+    }
+
+    /// Whether this is a program played over the protocol.
+    pub fn is_program(&self) -> bool {
+        matches!(self, AgentChoice::Program(_))
     }
 
     /// Checks the spec without starting anything.
@@ -169,7 +174,7 @@ impl Report {
         Some(format!("program `{}` {what} (its standard error is in {})", state.program, state.log.display()))
     }
 
-    fn fault(&self) -> bool {
+    pub fn fault(&self) -> bool {
         self.lock().fault.is_some()
     }
 
@@ -387,7 +392,7 @@ impl Agent for ExternalAgent {
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         if !self.report.fault() {
-            self.queue(&ToAgent::Decide { legal, view });
+            self.queue(&ToAgent::Decide { legal, view: DecideView::of(view) });
             if let Some(action) = self.answer() {
                 return action;
             }

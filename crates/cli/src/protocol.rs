@@ -49,8 +49,9 @@ pub enum ToAgent<'a> {
     Decide {
         /// The legal actions.
         legal: &'a [Action],
-        /// What the agent may know.
-        view: &'a PlayerView<'a>,
+        /// What the agent may know, less what it was already sent: the rules (in `start_game`)
+        /// and the hand's events (each in its `event` message).
+        view: DecideView<'a>,
     },
     /// The game ended.
     EndGame {
@@ -99,13 +100,51 @@ pub enum FromHost {
     Quit,
 }
 
-/// A [`PlayerView`] read from JSON, owning its parts.
+/// The view a `decide` carries: a [`PlayerView`] without its rules and events.
+#[derive(Debug, Serialize)]
+pub struct DecideView<'a> {
+    seat: Player,
+    hand_number: u32,
+    dealer: Player,
+    knock_limit: u32,
+    phase: Phase,
+    to_act: Option<Player>,
+    hand: CardSet,
+    discard_pile: &'a [Card],
+    stock_size: usize,
+    opponent_known: CardSet,
+    opponent_cards: usize,
+    taken_card: Option<Card>,
+    score: &'a GameScore,
+}
+
+impl<'a> DecideView<'a> {
+    /// The parts of `view` a `decide` sends.
+    pub fn of(view: &PlayerView<'a>) -> DecideView<'a> {
+        DecideView {
+            seat: view.seat,
+            hand_number: view.hand_number,
+            dealer: view.dealer,
+            knock_limit: view.knock_limit,
+            phase: view.phase,
+            to_act: view.to_act,
+            hand: view.hand,
+            discard_pile: view.discard_pile,
+            stock_size: view.stock_size,
+            opponent_known: view.opponent_known,
+            opponent_cards: view.opponent_cards,
+            taken_card: view.taken_card,
+            score: view.score,
+        }
+    }
+}
+
+/// The view of a `decide` read from JSON, owning its parts (the rules and the hand's events come
+/// from earlier messages).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct OwnedView {
     /// The player's seat.
     pub seat: Player,
-    /// The rules.
-    pub rules: Ruleset,
     /// The current hand's number.
     pub hand_number: u32,
     /// The dealer.
@@ -128,18 +167,16 @@ pub struct OwnedView {
     pub opponent_cards: usize,
     /// The card taken from the pile this turn.
     pub taken_card: Option<Card>,
-    /// The hand's events so far.
-    pub events: Vec<Event>,
     /// The game's score.
     pub score: GameScore,
 }
 
 impl OwnedView {
-    /// The view borrowed, as agents take it.
-    pub fn as_view(&self) -> PlayerView<'_> {
+    /// The view borrowed, as agents take it, with the game's rules and the hand's events so far.
+    pub fn as_view<'a>(&'a self, rules: &'a Ruleset, events: &'a [Event]) -> PlayerView<'a> {
         PlayerView {
             seat: self.seat,
-            rules: &self.rules,
+            rules,
             hand_number: self.hand_number,
             dealer: self.dealer,
             knock_limit: self.knock_limit,
@@ -151,7 +188,7 @@ impl OwnedView {
             opponent_known: self.opponent_known,
             opponent_cards: self.opponent_cards,
             taken_card: self.taken_card,
-            events: &self.events,
+            events,
             score: &self.score,
         }
     }
@@ -182,12 +219,13 @@ mod tests {
 
         let legal = game.legal_actions();
         let view = game.view(seat);
-        let line = serde_json::to_string(&ToAgent::Decide { legal: &legal, view: &view }).unwrap();
+        let line = serde_json::to_string(&ToAgent::Decide { legal: &legal, view: DecideView::of(&view) }).unwrap();
+        assert!(!line.contains("\"events\"") && !line.contains("\"rules\""), "{line}");
         let FromHost::Decide { legal: read, view: owned } = serde_json::from_str(&line).unwrap() else {
             panic!("{line}")
         };
         assert_eq!(read, legal);
-        assert_eq!(owned.as_view(), view);
+        assert_eq!(owned.as_view(&rules, view.events), view);
 
         let line = serde_json::to_string(&ToAgent::Quit).unwrap();
         assert_eq!(line, r#"{"type":"quit"}"#);

@@ -257,11 +257,14 @@ impl Match<'_> {
         })
     }
 
-    /// One worker: plays pairs until none is left, with new agents for every game, so that no
-    /// agent carries anything from one game to the next (and results cannot depend on which
-    /// thread played what).
+    /// One worker: plays pairs until none is left, with new built-in agents for every game, so
+    /// that no agent carries anything from one game to the next (and results cannot depend on
+    /// which thread played what). An agent program is started once per worker and side and plays
+    /// game after game (each begins with `start_game` and its seed); after a forfeit it is
+    /// replaced by a fresh one.
     fn work(&self, next_pair: &AtomicU64, games_done: &AtomicU64) -> Result<Tally> {
         let mut tally = Tally::default();
+        let mut programs: [Option<(Box<dyn Agent + Send>, external::Report)>; 2] = [None, None];
         loop {
             let pair = next_pair.fetch_add(1, Ordering::Relaxed);
             if pair >= self.pairs {
@@ -271,9 +274,15 @@ impl Match<'_> {
             // `a` in seat one, then in seat two: the same deals with the seats swapped.
             for a_seat in Player::ALL {
                 let sides = Side::A.seated(a_seat);
-                let build = |seat: Player| {
-                    let spec = &self.specs[sides[seat].index()];
-                    external::build_agent(spec, self.params, self.timeout).with_context(|| format!("{spec}"))
+                let mut build = |seat: Player| {
+                    let side = sides[seat].index();
+                    let spec = &self.specs[side];
+                    match programs[side].take() {
+                        Some(program) => Ok(program),
+                        None => {
+                            external::build_agent(spec, self.params, self.timeout).with_context(|| format!("{spec}"))
+                        }
+                    }
                 };
                 let ((mut one, report_one), (mut two, report_two)) = (build(Player::One)?, build(Player::Two)?);
                 let agents: ByPlayer<&mut dyn Agent> = ByPlayer::new(one.as_mut(), two.as_mut());
@@ -291,6 +300,17 @@ impl Match<'_> {
                             "note: game seed {seed}, --a in seat {}: --{side} forfeits: {why}",
                             a_seat.index() + 1
                         );
+                    }
+                }
+                // Keep a program that played its game through for the next one.
+                let forfeited = match &record.outcome {
+                    GameOutcome::Forfeit { player, .. } => Some(*player),
+                    _ => None,
+                };
+                for (seat, agent, report) in [(Player::One, one, report_one), (Player::Two, two, report_two)] {
+                    let side = sides[seat].index();
+                    if self.specs[side].is_program() && !report.fault() && forfeited != Some(seat) {
+                        programs[side] = Some((agent, report));
                     }
                 }
                 games_done.fetch_add(1, Ordering::Relaxed);
