@@ -26,7 +26,7 @@ use gin_ai::registry::{self, AgentSpec, SpecError};
 use gin_engine::{Action, Agent, Event, PlayerView};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset};
 
-use crate::protocol::{DecideView, ToAgent, VERSION};
+use crate::protocol::{self, DecideView, ToAgent, VERSION};
 
 /// The prefix of an agent spec that names a program.
 pub const PROGRAM_PREFIX: &str = "cmd:";
@@ -321,7 +321,7 @@ impl ExternalAgent {
         }
         self.send();
         match self.lines.recv_timeout(self.timeout) {
-            Ok(Line::Text(text)) => match serde_json::from_str::<Action>(text.trim()) {
+            Ok(Line::Text(text)) => match protocol::parse_answer(text.trim()) {
                 Ok(action) => {
                     self.report.lock().last_reply = Some(text);
                     Some(action)

@@ -62,6 +62,28 @@ pub enum ToAgent<'a> {
     Quit,
 }
 
+/// Reads a program's answer: one action, with no field the action does not have (serde's
+/// `deny_unknown_fields` does not reach the actions without fields, such as `draw_stock`).
+///
+/// # Errors
+/// What is wrong with the answer.
+pub fn parse_answer(text: &str) -> Result<Action, String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let object = value.as_object().ok_or("an action is a JSON object")?;
+    let kind = object.get("type").and_then(serde_json::Value::as_str).unwrap_or_default();
+    let fields: &[&str] = match kind {
+        "discard" => &["card"],
+        "knock" => &["discard", "melds"],
+        "big_gin" => &["melds"],
+        "lay_off" => &["melds", "laid_off"],
+        _ => &[],
+    };
+    if let Some(extra) = object.keys().find(|key| *key != "type" && !fields.contains(&key.as_str())) {
+        return Err(format!("unknown field `{extra}` in a `{kind}` action"));
+    }
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
 /// A message from a host, as an agent program reads it.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -198,6 +220,23 @@ impl OwnedView {
 mod tests {
     use super::*;
     use gin_engine::Game;
+
+    #[test]
+    fn answers_are_read_strictly() {
+        assert_eq!(parse_answer(r#"{"type":"draw_stock"}"#), Ok(Action::DrawStock));
+        assert_eq!(
+            parse_answer(r#"{"type":"discard","card":"7H"}"#),
+            Ok(Action::Discard { card: "7H".parse().unwrap() })
+        );
+        assert_eq!(
+            parse_answer(r#"{"type":"draw_stock","card":"7H"}"#),
+            Err("unknown field `card` in a `draw_stock` action".to_owned())
+        );
+        assert!(parse_answer(r#"{"type":"discard","card":"7H","why":"fun"}"#).unwrap_err().contains("`why`"));
+        assert!(parse_answer(r#"{"type":"shuffle"}"#).is_err());
+        assert!(parse_answer("[1,2]").is_err());
+        assert!(parse_answer("draw").is_err());
+    }
 
     #[test]
     fn what_the_host_writes_the_bot_reads_back() {
