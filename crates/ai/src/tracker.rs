@@ -47,16 +47,7 @@ impl Tracker {
                 *self = Tracker::new(me);
                 self.pile.push(*upcard);
             }
-            Event::TookUpcard { player, card } => {
-                self.pile.pop();
-                if *player == me {
-                    self.last_draw = Some(*card);
-                    self.last_draw_from_pile = true;
-                } else {
-                    self.opponent_took.insert(*card);
-                    self.opponent_holds.insert(*card);
-                }
-            }
+            Event::TookUpcard { player, card } => self.took_from_pile(*player == me, *card),
             Event::PassedUpcard { player } if *player != me => {
                 self.opponent_refused.extend(self.pile.last().copied());
             }
@@ -71,14 +62,7 @@ impl Tracker {
             }
             Event::DrewPile { player, card } => {
                 self.draws += 1;
-                self.pile.pop();
-                if *player == me {
-                    self.last_draw = Some(*card);
-                    self.last_draw_from_pile = true;
-                } else {
-                    self.opponent_took.insert(*card);
-                    self.opponent_holds.insert(*card);
-                }
+                self.took_from_pile(*player == me, *card);
             }
             Event::Discarded { player, card } | Event::Knocked { player, discard: Some(card), .. } => {
                 self.pile.push(*card);
@@ -93,6 +77,18 @@ impl Tracker {
                 self.pile.extend(top);
             }
             _ => {}
+        }
+    }
+
+    /// A card taken from the top of the pile (the first upcard or a later discard).
+    fn took_from_pile(&mut self, by_me: bool, card: Card) {
+        self.pile.pop();
+        if by_me {
+            self.last_draw = Some(card);
+            self.last_draw_from_pile = true;
+        } else {
+            self.opponent_took.insert(card);
+            self.opponent_holds.insert(card);
         }
     }
 
