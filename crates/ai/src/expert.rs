@@ -123,6 +123,31 @@ impl ExpertAgent {
     pub fn params(&self) -> &ExpertParams {
         &self.params
     }
+
+    /// What it has seen of the hand so far.
+    pub(crate) fn tracker(&self) -> &Tracker {
+        &self.tracker
+    }
+
+    /// The cards it has not seen, and the chance that each (by bit) is in the opponent's hand.
+    pub(crate) fn opponent_odds(&self, view: &PlayerView<'_>) -> (CardSet, [f64; 64]) {
+        let s = self.situation(view);
+        (s.unseen, s.opponent)
+    }
+
+    /// The cost of each legal plain discard (lower is better), best first.
+    pub(crate) fn ranked_discards(&self, view: &PlayerView<'_>, legal: &[Action]) -> Vec<(f64, Card)> {
+        let s = self.situation(view);
+        let mut ranked: Vec<(f64, Card)> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Discard { card } => Some((s.discard_cost(view.hand.without(*card), *card), *card)),
+                _ => None,
+            })
+            .collect();
+        ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
+        ranked
+    }
 }
 
 /// What the expert knows at a decision.

@@ -20,11 +20,13 @@
 
 mod expert;
 mod greedy;
+mod mc;
 pub mod registry;
 mod simple;
 mod tracker;
 
 pub use expert::{ExpertAgent, ExpertParams};
 pub use greedy::GreedyAgent;
+pub use mc::{McAgent, McParams};
 pub use simple::SimpleAgent;
 pub use tracker::Tracker;

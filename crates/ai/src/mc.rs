@@ -1,0 +1,601 @@
+//! `McAgent`: the expert's judgement, checked by Monte Carlo search over the hidden cards.
+//!
+//! At each decision that matters (whether to knock, and, where enabled, which card to draw and
+//! which to discard) the agent lists a few candidate actions: the expert's choice and its rivals.
+//! It then samples *futures*: an opponent hand consistent with what the view shows, weighted by
+//! the expert's opponent model (what it took, passed and discarded) and by what kind of player the
+//! opponent has shown itself to be, and an order for the stock. Each candidate is played out in
+//! every future with fast policies ([`world`]), and valued by the chance of winning the *game*
+//! from the score the hand leaves ([`odds`]). The candidates share the futures (common random
+//! numbers), so their differences are measured with far less noise than their values.
+//!
+//! The opponent model learns, over a game, whether the opponent knocks as soon as it can (most
+//! bots) or holds its hand for gin (like `expert`): every knock it makes with deadwood after the
+//! first turns counts one way, every hand it shows at a showdown that it could have knocked with
+//! counts the other. Each future picks the opponent's style by those odds, and its hand must agree
+//! with that style: a player who knocks at once does not sit on a knockable hand.
+//!
+//! The futures are split into fixed chunks with their own seeds, so the choice is the same for any
+//! number of threads.
+
+mod odds;
+mod world;
+
+use std::time::{Duration, Instant};
+
+use gin_cards::random::{self, GinRng};
+use gin_cards::{Card, CardSet};
+use gin_engine::{Action, Agent, Event, Phase, PlayerView};
+use gin_rules::{KnockKind, Player, Ruleset};
+
+use crate::{ExpertAgent, ExpertParams};
+use odds::WinOdds;
+use world::{Style, Table, World};
+
+/// The settings of the search. A JSON file (`--param FILE`) or the agent spec
+/// (`mc:samples=500,threads=2`) may override any of them by name.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct McParams {
+    /// Futures sampled per decision (rounded up to a multiple of 8).
+    pub samples: u32,
+    /// A time budget per decision in milliseconds, instead of `samples` (0: use `samples`). With a
+    /// budget the number of futures depends on the machine, so choices are no longer reproducible.
+    pub ms: u32,
+    /// Threads that share the futures of one decision (the choice does not depend on it).
+    pub threads: u32,
+    /// Search the choice between the pile's top and the stock.
+    pub search_draws: bool,
+    /// Search the discard among the expert's best few.
+    pub search_discards: bool,
+    /// How many of the expert's best discards the discard search weighs.
+    pub discard_candidates: u32,
+    /// The gain in the chance of winning the game that a rival needs to overrule the expert's
+    /// choice (knocks are never held to it: their value is exact in each future).
+    pub margin: f64,
+    /// What a knock gives up in the chance of winning the game, against playing on: a handicap
+    /// for the knock, whose value is exact, against rollouts that play on less well than the agent.
+    pub knock_margin: f64,
+    /// Prior evidence that the opponent knocks at once (pseudo-counts, against `prior_holds`).
+    pub prior_knocks: f64,
+    /// Prior evidence that the opponent holds knockable hands for gin.
+    pub prior_holds: f64,
+}
+
+impl McParams {
+    /// The `mc` level: the default for play, about 2,000 futures per decision.
+    pub fn strong() -> McParams {
+        McParams { samples: 2000, ..McParams::fast() }
+    }
+
+    /// The `mc-fast` level: about 200 futures per decision.
+    pub fn fast() -> McParams {
+        McParams {
+            samples: 200,
+            ms: 0,
+            threads: 1,
+            search_draws: false,
+            search_discards: false,
+            discard_candidates: 3,
+            margin: 0.0,
+            knock_margin: 0.0,
+            prior_knocks: 1.0,
+            prior_holds: 1.0,
+        }
+    }
+
+    /// Reads settings from JSON over `self`; names not given keep their values.
+    ///
+    /// # Errors
+    /// A message naming an unknown setting or a value of the wrong type.
+    pub fn merge_json(&mut self, text: &str) -> Result<(), String> {
+        let patch: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let serde_json::Value::Object(patch) = patch else {
+            return Err("expected a JSON object of settings".to_owned());
+        };
+        for (name, value) in patch {
+            self.set(&name, &value.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Sets one setting by name from its text.
+    ///
+    /// # Errors
+    /// A message naming the unknown setting or the bad value.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut table = serde_json::to_value(&*self).map_err(|e| e.to_string())?;
+        let slot = table.get_mut(name).ok_or_else(|| {
+            let names: Vec<String> = match serde_json::to_value(McParams::fast()) {
+                Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
+                _ => Vec::new(),
+            };
+            format!("has no setting `{name}` (settings: {})", names.join(", "))
+        })?;
+        *slot = serde_json::from_str(value).map_err(|_| format!("setting `{name}` does not take `{value}`"))?;
+        let params: McParams = serde_json::from_value(table).map_err(|e| format!("setting `{name}`: {e}"))?;
+        if params.samples == 0 && params.ms == 0 {
+            return Err("needs `samples` or `ms` above 0".to_owned());
+        }
+        if params.threads == 0 {
+            return Err("setting `threads` must be at least 1".to_owned());
+        }
+        *self = params;
+        Ok(())
+    }
+}
+
+impl Default for McParams {
+    fn default() -> McParams {
+        McParams::strong()
+    }
+}
+
+/// The most candidates one decision weighs.
+const MAX_CANDIDATES: usize = 8;
+/// Futures per chunk: the unit of work of a thread, each with its own seed.
+const CHUNK: u32 = 8;
+
+/// An action the search weighs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Candidate {
+    /// Knock (or go gin), discarding this card.
+    Knock(Card),
+    /// Discard this card and play on.
+    Discard(Card),
+    /// Take the pile's top.
+    TakePile,
+    /// Draw from the stock.
+    DrawStock,
+}
+
+impl Candidate {
+    fn action(self) -> Action {
+        match self {
+            Candidate::Knock(card) => Action::knock(card),
+            Candidate::Discard(card) => Action::Discard { card },
+            Candidate::TakePile => Action::DrawPile,
+            Candidate::DrawStock => Action::DrawStock,
+        }
+    }
+}
+
+/// The expert's choices, searched: see the module documentation.
+#[derive(Clone, Debug)]
+pub struct McAgent {
+    name: &'static str,
+    params: McParams,
+    expert: ExpertAgent,
+    rng: GinRng,
+    rules: Ruleset,
+    odds: WinOdds,
+    seat: Player,
+    /// The current hand's first upcard and knock limit.
+    upcard: Option<Card>,
+    knock_limit: u32,
+    /// Knocks the opponent made with deadwood after the first turns, this game.
+    opponent_knocks: u32,
+    /// Hands the opponent showed at a showdown that it could have knocked with, this game.
+    opponent_holds: u32,
+}
+
+impl McAgent {
+    /// An agent reported as `name`, with these settings, over an expert with `expert` parameters.
+    pub fn new(name: &'static str, params: McParams, expert: ExpertParams) -> McAgent {
+        let rules = Ruleset::eaai();
+        McAgent {
+            name,
+            params,
+            expert: ExpertAgent::new(expert),
+            rng: random::seeded_rng(0),
+            odds: WinOdds::new(&rules),
+            rules,
+            seat: Player::One,
+            upcard: None,
+            knock_limit: 10,
+            opponent_knocks: 0,
+            opponent_holds: 0,
+        }
+    }
+
+    /// Its settings.
+    pub fn params(&self) -> &McParams {
+        &self.params
+    }
+
+    /// The chance, from what this game has shown, that the opponent knocks as soon as it can.
+    fn knocker_odds(&self) -> f64 {
+        let knocks = f64::from(self.opponent_knocks) + self.params.prior_knocks.max(0.0);
+        let holds = f64::from(self.opponent_holds) + self.params.prior_holds.max(0.0);
+        if knocks + holds <= 0.0 { 0.5 } else { knocks / (knocks + holds) }
+    }
+
+    /// The candidates at this decision, the expert's choice first; `None` when there is nothing
+    /// to search.
+    fn candidates(&self, view: &PlayerView<'_>, legal: &[Action], base: &Action) -> Option<Vec<Candidate>> {
+        let mut list = Vec::with_capacity(MAX_CANDIDATES);
+        match view.phase {
+            Phase::Discard => {
+                let solver = self.rules.solver();
+                let knocks: CardSet = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Knock { discard, .. } => Some(*discard),
+                        _ => None,
+                    })
+                    .collect();
+                let ranked = self.expert.ranked_discards(view, legal);
+                match base {
+                    Action::BigGin { .. } => return None,
+                    Action::Knock { discard, .. } => {
+                        if solver.min_deadwood(view.hand.without(*discard)) == 0 {
+                            return None;
+                        }
+                        list.push(Candidate::Knock(*discard));
+                        list.extend(ranked.first().map(|&(_, card)| Candidate::Discard(card)));
+                    }
+                    Action::Discard { card } => {
+                        list.push(Candidate::Discard(*card));
+                        // The knock that leaves the least deadwood, shedding the highest card.
+                        let best = knocks
+                            .iter()
+                            .map(|card| (solver.min_deadwood(view.hand.without(card)), card))
+                            .min_by_key(|&(deadwood, card)| (deadwood, u8::MAX - card.value()));
+                        list.extend(best.map(|(_, card)| Candidate::Knock(card)));
+                    }
+                    _ => return None,
+                }
+                if self.params.search_discards {
+                    for &(_, card) in ranked.iter().take(self.params.discard_candidates as usize) {
+                        if list.len() < MAX_CANDIDATES && !list.contains(&Candidate::Discard(card)) {
+                            list.push(Candidate::Discard(card));
+                        }
+                    }
+                }
+            }
+            Phase::Draw if self.params.search_draws && legal.contains(&Action::DrawPile) => {
+                if *base == Action::DrawPile {
+                    list.extend([Candidate::TakePile, Candidate::DrawStock]);
+                } else {
+                    list.extend([Candidate::DrawStock, Candidate::TakePile]);
+                }
+            }
+            _ => return None,
+        }
+        (list.len() > 1).then_some(list)
+    }
+
+    /// Searches `candidates` and returns the one to play.
+    fn search(&mut self, view: &PlayerView<'_>, candidates: &[Candidate]) -> Option<Candidate> {
+        let (unseen, chances) = self.expert.opponent_odds(view);
+        let opponent_unknown = view.opponent_cards.checked_sub(view.opponent_known.len())?;
+        if unseen.len() != opponent_unknown + view.stock_size {
+            return None;
+        }
+        let mut pool = [Card::new(gin_cards::Rank::Ace, gin_cards::Suit::Clubs); 52];
+        let mut weights = [0.0; 52];
+        for (i, card) in unseen.iter().enumerate() {
+            pool[i] = card;
+            weights[i] = chances[usize::from(card.bit())].max(1e-3);
+        }
+        let me = view.seat;
+        let upcard = self.upcard.or_else(|| view.discard_pile.first().copied())?;
+        let search = Search {
+            table: Table { rules: &self.rules, solver: self.rules.solver(), knock_limit: view.knock_limit, upcard },
+            odds: &self.odds,
+            hand: view.hand,
+            top: view.pile_top(),
+            pool,
+            weights,
+            pool_len: unseen.len(),
+            opponent_known: view.opponent_known,
+            opponent_unknown,
+            stock_size: view.stock_size,
+            knocker_odds: self.knocker_odds(),
+            knock_margin: self.params.knock_margin,
+            opponent_has_played: !self.expert.tracker().opponent_discarded().is_empty(),
+            scores: (view.score.points[me], view.score.points[me.opponent()]),
+            candidates,
+        };
+        let seed = random::below(&mut self.rng, u64::MAX);
+        let means = search.run(seed, &self.params);
+        // The expert's choice (first) stands unless a rival beats it by the margin; knocks are
+        // compared without it.
+        let mut best = 0;
+        for i in 1..candidates.len() {
+            let margin =
+                if matches!(candidates[i], Candidate::Knock(_)) || matches!(candidates[best], Candidate::Knock(_)) {
+                    0.0
+                } else {
+                    self.params.margin
+                };
+            if means[i] > means[best] + margin {
+                best = i;
+            }
+        }
+        Some(candidates[best])
+    }
+
+    /// Learns from a showdown what kind of player the opponent is.
+    fn learn(&mut self, event: &Event) {
+        let solver = self.rules.solver();
+        match event {
+            Event::Knocked { player, deadwood, kind: KnockKind::Knock, .. }
+                if *player != self.seat && *deadwood > 0 && self.expert.tracker().draws() >= 4 =>
+            {
+                self.opponent_knocks += 1;
+            }
+            Event::LaidOff { player, melds, laid_off, unmelded, .. } if *player != self.seat => {
+                let mut cards = *laid_off | *unmelded;
+                for meld in melds {
+                    cards |= meld.cards();
+                }
+                let played = !self.expert.tracker().opponent_discarded().is_empty();
+                if played && cards.len() == 10 && solver.min_deadwood(cards) <= self.knock_limit {
+                    self.opponent_holds += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One decision's search: everything the futures are drawn from, shared by the threads.
+struct Search<'a> {
+    table: Table<'a>,
+    odds: &'a WinOdds,
+    /// The searching player's hand.
+    hand: CardSet,
+    /// The pile's top.
+    top: Option<Card>,
+    /// The unseen cards (the opponent's unknown cards and the stock) and the chance of each being
+    /// in the opponent's hand.
+    pool: [Card; 52],
+    weights: [f64; 52],
+    pool_len: usize,
+    opponent_known: CardSet,
+    opponent_unknown: usize,
+    stock_size: usize,
+    knocker_odds: f64,
+    knock_margin: f64,
+    opponent_has_played: bool,
+    scores: (u32, u32),
+    candidates: &'a [Candidate],
+}
+
+/// A uniform draw from [0, 1).
+fn unit(rng: &mut GinRng) -> f64 {
+    random::below(rng, 1 << 53) as f64 / (1u64 << 53) as f64
+}
+
+impl Search<'_> {
+    /// The mean value of each candidate over the futures.
+    fn run(&self, seed: u64, params: &McParams) -> [f64; MAX_CANDIDATES] {
+        let threads = params.threads.max(1) as usize;
+        let deadline = (params.ms > 0).then(|| Instant::now() + Duration::from_millis(u64::from(params.ms)));
+        let planned = if deadline.is_some() { u32::MAX / CHUNK } else { params.samples.div_ceil(CHUNK).max(1) };
+        let mut totals = [0.0; MAX_CANDIDATES];
+        let mut futures = 0u64;
+        let mut next = 0u32;
+        // Rounds of chunks; a time budget is checked between rounds.
+        let round = if deadline.is_some() { threads as u32 * 2 } else { planned };
+        while next < planned {
+            let end = (next + round).min(planned);
+            let chunks: Vec<u32> = (next..end).collect();
+            let results = self.chunks(seed, &chunks, threads);
+            for sums in results {
+                for (total, sum) in totals.iter_mut().zip(sums) {
+                    *total += sum;
+                }
+                futures += u64::from(CHUNK);
+            }
+            next = end;
+            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                break;
+            }
+        }
+        totals.map(|total| total / futures.max(1) as f64)
+    }
+
+    /// The sums of each candidate's value over these chunks, in the chunks' order.
+    fn chunks(&self, seed: u64, chunks: &[u32], threads: usize) -> Vec<[f64; MAX_CANDIDATES]> {
+        if threads <= 1 || chunks.len() <= 1 {
+            return chunks.iter().map(|&chunk| self.chunk(random::derive_seed(seed, u64::from(chunk)))).collect();
+        }
+        let mut results = vec![[0.0; MAX_CANDIDATES]; chunks.len()];
+        std::thread::scope(|scope| {
+            let per = chunks.len().div_ceil(threads);
+            for (slots, ids) in results.chunks_mut(per).zip(chunks.chunks(per)) {
+                scope.spawn(move || {
+                    for (slot, &chunk) in slots.iter_mut().zip(ids) {
+                        *slot = self.chunk(random::derive_seed(seed, u64::from(chunk)));
+                    }
+                });
+            }
+        });
+        results
+    }
+
+    /// The sums of each candidate's value over one chunk of futures.
+    fn chunk(&self, seed: u64) -> [f64; MAX_CANDIDATES] {
+        let mut rng = random::seeded_rng(seed);
+        let mut sums = [0.0; MAX_CANDIDATES];
+        for _ in 0..CHUNK {
+            let (world, style) = self.sample(&mut rng);
+            let styles = [Style::GinHunter, style];
+            let rollout = rng.clone();
+            for (sum, &candidate) in sums.iter_mut().zip(self.candidates) {
+                let mut world = world;
+                let mut rng = rollout.clone();
+                let points = self.play(candidate, &mut world, styles, &mut rng);
+                *sum += self.odds.after(self.scores.0, self.scores.1, points);
+                if matches!(candidate, Candidate::Knock(_)) {
+                    *sum -= self.knock_margin;
+                }
+            }
+            // Move the shared stream on, so the next future differs.
+            random::below(&mut rng, 2);
+        }
+        sums
+    }
+
+    /// The points one candidate ends the hand with in one future.
+    fn play(&self, candidate: Candidate, world: &mut World, styles: [Style; 2], rng: &mut GinRng) -> i32 {
+        let t = &self.table;
+        match candidate {
+            Candidate::Knock(card) => {
+                let kept = self.hand.without(card);
+                let deadwood = t.solver.min_deadwood(kept);
+                t.knock_points(0, kept, deadwood, world.hands[1])
+            }
+            Candidate::Discard(card) => {
+                world.hands[0] = self.hand.without(card);
+                world.top = Some(card);
+                if world.stock_left() <= t.rules.stock_floor as usize {
+                    return 0;
+                }
+                t.play_out(world, 1, None, styles, rng)
+            }
+            Candidate::TakePile => t.play_out(world, 0, Some(true), styles, rng),
+            Candidate::DrawStock => t.play_out(world, 0, Some(false), styles, rng),
+        }
+    }
+
+    /// One future: the opponent's style, its hand and the stock's order.
+    fn sample(&self, rng: &mut GinRng) -> (World, Style) {
+        let style = if unit(rng) < self.knocker_odds { Style::KnockAtOnce } else { Style::GinHunter };
+        let mut pool = self.pool;
+        let mut opponent = self.opponent_known;
+        for attempt in 0..16 {
+            pool = self.pool;
+            let mut weights = self.weights;
+            let mut len = self.pool_len;
+            let mut hand = self.opponent_known;
+            for _ in 0..self.opponent_unknown {
+                let total: f64 = weights[..len].iter().sum();
+                let mut at = unit(rng) * total;
+                let mut pick = len - 1;
+                for (i, &w) in weights[..len].iter().enumerate() {
+                    if at < w {
+                        pick = i;
+                        break;
+                    }
+                    at -= w;
+                }
+                hand.insert(pool[pick]);
+                len -= 1;
+                pool.swap(pick, len);
+                weights.swap(pick, len);
+            }
+            opponent = hand;
+            // The hand must agree with the style: a player who knocks at once holds no knockable
+            // hand after its first discard, and nobody sits on gin.
+            let deadwood = self.table.solver.min_deadwood(hand);
+            let fits = match style {
+                Style::KnockAtOnce => deadwood > self.table.knock_limit,
+                Style::GinHunter => deadwood > 0,
+            };
+            if !self.opponent_has_played || fits || attempt == 15 {
+                break;
+            }
+        }
+        // The rest, shuffled, is the stock.
+        let mut world = World {
+            hands: [self.hand, opponent],
+            stock: pool,
+            next: 0,
+            len: self.pool_len - self.opponent_unknown,
+            top: self.top,
+        };
+        random::shuffle(rng, &mut world.stock[..world.len]);
+        debug_assert_eq!(world.len, self.stock_size);
+        (world, style)
+    }
+}
+
+impl Agent for McAgent {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn start_game(&mut self, seat: Player, rules: &Ruleset, seed: u64) {
+        self.expert.start_game(seat, rules, random::derive_seed(seed, 1));
+        self.rng = random::seeded_rng(seed);
+        if *rules != self.rules {
+            self.odds = WinOdds::new(rules);
+            self.rules = rules.clone();
+        }
+        self.seat = seat;
+        self.upcard = None;
+        self.opponent_knocks = 0;
+        self.opponent_holds = 0;
+    }
+
+    fn observe(&mut self, event: &Event) {
+        if let Event::HandStarted { upcard, knock_limit, .. } = event {
+            self.upcard = Some(*upcard);
+            self.knock_limit = *knock_limit;
+        }
+        // Learn before the expert's tracker forgets the hand.
+        self.learn(event);
+        self.expert.observe(event);
+    }
+
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        let base = self.expert.choose(view, legal);
+        let Some(candidates) = self.candidates(view, legal, &base) else {
+            return base;
+        };
+        match self.search(view, &candidates) {
+            Some(choice) if choice != candidates[0] => {
+                let action = choice.action();
+                let listed = match &action {
+                    Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
+                    other => legal.contains(other),
+                };
+                if listed { action } else { base }
+            }
+            _ => base,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gin_engine::{RunOptions, play_game};
+    use gin_rules::ByPlayer;
+
+    #[test]
+    fn settings_are_read_by_name_and_checked() {
+        let mut params = McParams::fast();
+        params.set("samples", "64").unwrap();
+        params.set("search_draws", "true").unwrap();
+        assert_eq!((params.samples, params.search_draws), (64, true));
+        assert!(params.set("sample", "64").unwrap_err().contains("has no setting `sample`"));
+        assert!(params.set("samples", "many").unwrap_err().contains("does not take `many`"));
+        assert!(params.set("threads", "0").unwrap_err().contains("at least 1"));
+        params.merge_json(r#"{"ms": 5, "margin": 0.01}"#).unwrap();
+        assert_eq!((params.ms, params.margin), (5, 0.01));
+        assert!(params.merge_json("[1]").is_err());
+        assert!(params.merge_json(r#"{"knock": 1}"#).is_err());
+    }
+
+    fn play(params: McParams, seed: u64) -> gin_engine::GameRecord {
+        let rules = Ruleset::eaai();
+        let mut mc = McAgent::new("mc", params, ExpertParams::default());
+        let mut simple = crate::SimpleAgent::default();
+        play_game(&rules, seed, ByPlayer([&mut mc as &mut dyn Agent, &mut simple]), RunOptions::default())
+    }
+
+    #[test]
+    fn the_choice_does_not_depend_on_the_thread_count() {
+        let params = McParams { samples: 32, search_draws: true, search_discards: true, ..McParams::fast() };
+        let one = play(params.clone(), 5);
+        let two = play(McParams { threads: 2, ..params.clone() }, 5);
+        let three = play(McParams { threads: 3, ..params }, 5);
+        assert!(one.outcome.winner().is_some());
+        assert_eq!(format!("{:?}", one.events), format!("{:?}", two.events));
+        assert_eq!(format!("{:?}", one.events), format!("{:?}", three.events));
+    }
+}
