@@ -133,6 +133,8 @@ impl Default for McParams {
 
 /// The most candidates one decision weighs.
 const MAX_CANDIDATES: usize = 8;
+/// The most virtual turns that shape a sampled opponent hand.
+const MAX_FORM_TURNS: usize = 12;
 /// Futures per chunk: the unit of work of a thread, each with its own seed.
 const CHUNK: u32 = 8;
 
@@ -294,6 +296,7 @@ impl McAgent {
             knocker_odds: self.knocker_odds(),
             knock_margin: self.params.knock_margin,
             opponent_has_played: !self.expert.tracker().opponent_discarded().is_empty(),
+            opponent_turns: self.expert.tracker().opponent_discarded().len(),
             scores: (view.score.points[me], view.score.points[me.opponent()]),
             candidates,
         };
@@ -359,6 +362,8 @@ struct Search<'a> {
     knocker_odds: f64,
     knock_margin: f64,
     opponent_has_played: bool,
+    /// The opponent's discards this hand: the turns its hand has been shaped by play.
+    opponent_turns: usize,
     scores: (u32, u32),
     candidates: &'a [Candidate],
 }
@@ -487,6 +492,17 @@ impl Search<'_> {
                 pool.swap(pick, len);
                 weights.swap(pick, len);
             }
+            // A hand played for some turns is built of melds: shape the sampled one the same way.
+            let stock_len = self.pool_len - self.opponent_unknown;
+            hand = self.table.form(
+                style,
+                hand,
+                self.opponent_known,
+                &mut pool[..stock_len],
+                |_| 1.0,
+                self.opponent_turns.min(MAX_FORM_TURNS),
+                rng,
+            );
             opponent = hand;
             // The hand must agree with the style: a player who knocks at once holds no knockable
             // hand after its first discard, and nobody sits on gin.

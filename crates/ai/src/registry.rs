@@ -5,10 +5,10 @@ use std::str::FromStr;
 
 use gin_engine::{Agent, RandomAgent};
 
-use crate::{ExpertAgent, ExpertParams, GreedyAgent, SimpleAgent};
+use crate::{ExpertAgent, ExpertParams, GreedyAgent, McAgent, McParams, SimpleAgent};
 
 /// The names of the built-in agents, weakest first.
-pub const NAMES: [&str; 4] = ["random", "greedy", "simple", "expert"];
+pub const NAMES: [&str; 6] = ["random", "greedy", "simple", "expert", "mc-fast", "mc"];
 
 /// An agent's name and its settings, written `name` or `name:key=value,key=value`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,6 +103,14 @@ pub fn build(spec: &AgentSpec, expert_params: &ExpertParams) -> Result<Box<dyn A
                 params.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
             }
             Box::new(ExpertAgent::new(params))
+        }
+        "mc" | "mc-fast" => {
+            let (name, mut params) =
+                if spec.name == "mc" { ("mc", McParams::strong()) } else { ("mc-fast", McParams::fast()) };
+            for (key, value) in &spec.settings {
+                params.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
+            }
+            Box::new(McAgent::new(name, params, expert_params.clone()))
         }
         other => return Err(SpecError::UnknownAgent(other.to_owned())),
     })

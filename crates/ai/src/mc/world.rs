@@ -99,7 +99,7 @@ impl Table<'_> {
     /// takes the drawn card's place in `pool`. A hand dealt at random has some 50 points of deadwood,
     /// while a hand played for a few turns is built of melds and near-melds: futures must hold the
     /// latter, or every knock looks like a sure win.
-    #[allow(dead_code, clippy::too_many_arguments)] // Not yet used by the search: see the issue 8 note.
+    #[allow(clippy::too_many_arguments)]
     pub fn form(
         &self,
         style: Style,
