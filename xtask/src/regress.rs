@@ -10,7 +10,7 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use gin_ai::{ExpertParams, registry};
+use gin_ai::registry::{self, AgentParams};
 use gin_engine::{Event, GameOutcome, RunOptions, play_game_observed};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
@@ -63,7 +63,7 @@ pub fn parse_matches(text: &str) -> anyhow::Result<Vec<Match>> {
 
 /// Plays a match under `rules` (its preset, possibly altered) and returns its log.
 pub fn play(game: &Match, rules: &Ruleset) -> anyhow::Result<String> {
-    let params = ExpertParams::default();
+    let params = AgentParams::default();
     let mut log = String::new();
     for index in 0..game.games {
         let seed = game.seed + index;

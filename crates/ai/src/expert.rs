@@ -50,6 +50,11 @@ pub struct ExpertParams {
     pub late_stock: u32,
     /// How many of the least-deadwood discards the draw decision weighs in full.
     pub candidates: usize,
+    /// Deadwood above `high_from` counts at this fraction of its points in the outlook: against
+    /// a player who knocks as soon as it can, only a hand near knock distance can undercut.
+    pub high_slope: f64,
+    /// Where deadwood starts to count at `high_slope`.
+    pub high_from: u32,
 }
 
 impl Default for ExpertParams {
@@ -66,6 +71,8 @@ impl Default for ExpertParams {
             knock_max_late: 0,
             late_stock: 30,
             candidates: 3,
+            high_slope: 1.0,
+            high_from: 10,
         }
     }
 }
@@ -172,7 +179,7 @@ impl Situation<'_> {
             let w = 1.0 - self.opponent[usize::from(card.bit())];
             let after = self.solver.best_discards(hand.with(card)).deadwood.min(now);
             weight += w;
-            total += w * f64::from(after);
+            total += w * self.shaped(after);
             knockable += if after <= self.knock_limit { w } else { 0.0 };
             gin += if after == 0 { w } else { 0.0 };
         }
@@ -180,9 +187,15 @@ impl Situation<'_> {
             return f64::from(now) * (1.0 + self.params.deadwood_weight);
         }
         let p = &self.params;
-        total / weight + p.deadwood_weight * f64::from(now)
+        total / weight + p.deadwood_weight * self.shaped(now)
             - p.knock_outs_weight * knockable / weight
             - p.gin_outs_weight * gin / weight
+    }
+
+    /// Deadwood as the outlook counts it: points above `high_from` count at `high_slope`.
+    fn shaped(&self, deadwood: u32) -> f64 {
+        let high = deadwood.saturating_sub(self.params.high_from);
+        f64::from(deadwood - high) + self.params.high_slope * f64::from(high)
     }
 
     /// The chance that the opponent can meld `card` with cards it holds.

@@ -468,10 +468,13 @@ impl Search<'_> {
 
     /// One future: the opponent's style, its hand and the stock's order.
     fn sample(&self, rng: &mut GinRng) -> (World, Style) {
-        let style = if unit(rng) < self.knocker_odds { Style::KnockAtOnce } else { Style::GinHunter };
         let mut pool = self.pool;
         let mut opponent = self.opponent_known;
+        let mut style = Style::GinHunter;
+        // Style and hand are drawn together, and drawn again when they disagree: a style that
+        // rarely leaves a hand like the one the opponent must hold loses weight, as it should.
         for attempt in 0..16 {
+            style = if unit(rng) < self.knocker_odds { Style::KnockAtOnce } else { Style::GinHunter };
             pool = self.pool;
             let mut weights = self.weights;
             let mut len = self.pool_len;

@@ -1,4 +1,5 @@
-//! Agents by name: `random`, `greedy`, `simple`, `expert`, with settings (`expert:knock_bias=2`).
+//! Agents by name: `random`, `greedy`, `simple`, `expert`, `mc-fast`, `mc`, with settings
+//! (`expert:danger_weight=2`, `mc:samples=500`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -72,12 +73,52 @@ impl fmt::Display for AgentSpec {
     }
 }
 
-/// Builds the agent a spec names. `expert` starts from `expert_params` (the defaults, or a
-/// parameter file) and applies the spec's settings on top.
+/// The settings a parameter file (`--param FILE`) gives the built-in agents: a JSON object of
+/// expert parameters, with the search's settings in an optional `"mc"` object, as in
+/// `{"danger_weight": 3, "mc": {"samples": 500}}`. The `mc` settings apply to `mc` and `mc-fast`
+/// over their own levels; the expert parameters to `expert` and to the expert inside them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AgentParams {
+    /// The expert's parameters.
+    pub expert: ExpertParams,
+    /// The search's settings by name, in the file's order, with their values as JSON text.
+    pub mc: Vec<(String, String)>,
+}
+
+impl AgentParams {
+    /// Reads a parameter file's text.
+    ///
+    /// # Errors
+    /// A message naming what is not JSON, an unknown parameter or setting, or a bad value.
+    pub fn from_json(text: &str) -> Result<AgentParams, String> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let serde_json::Value::Object(mut fields) = value else {
+            return Err("expected a JSON object of parameters, such as {\"danger_weight\": 3}".to_owned());
+        };
+        let mut params = AgentParams::default();
+        match fields.remove("mc") {
+            None => {}
+            Some(serde_json::Value::Object(settings)) => {
+                let mut check = McParams::fast();
+                for (name, value) in settings {
+                    let value = value.to_string();
+                    check.set(&name, &value).map_err(|message| format!("\"mc\": {message}"))?;
+                    params.mc.push((name, value));
+                }
+            }
+            Some(_) => return Err("\"mc\" must be an object of settings, such as {\"samples\": 500}".to_owned()),
+        }
+        params.expert = serde_json::from_value(serde_json::Value::Object(fields)).map_err(|e| e.to_string())?;
+        Ok(params)
+    }
+}
+
+/// Builds the agent a spec names, from `params` (the defaults, or a parameter file) with the
+/// spec's settings on top.
 ///
 /// # Errors
 /// [`SpecError`] for an unknown agent or a setting it does not take.
-pub fn build(spec: &AgentSpec, expert_params: &ExpertParams) -> Result<Box<dyn Agent + Send>, SpecError> {
+pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + Send>, SpecError> {
     let no_settings = || {
         if let Some((key, _)) = spec.settings.first() {
             return Err(SpecError::Setting { agent: spec.name.clone(), message: format!("has no setting `{key}`") });
@@ -98,19 +139,19 @@ pub fn build(spec: &AgentSpec, expert_params: &ExpertParams) -> Result<Box<dyn A
             Box::new(SimpleAgent::default())
         }
         "expert" => {
-            let mut params = expert_params.clone();
+            let mut params = params.expert.clone();
             for (key, value) in &spec.settings {
                 params.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
             }
             Box::new(ExpertAgent::new(params))
         }
         "mc" | "mc-fast" => {
-            let (name, mut params) =
+            let (name, mut search) =
                 if spec.name == "mc" { ("mc", McParams::strong()) } else { ("mc-fast", McParams::fast()) };
-            for (key, value) in &spec.settings {
-                params.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
+            for (key, value) in params.mc.iter().chain(&spec.settings) {
+                search.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
             }
-            Box::new(McAgent::new(name, params, expert_params.clone()))
+            Box::new(McAgent::new(name, search, params.expert.clone()))
         }
         other => return Err(SpecError::UnknownAgent(other.to_owned())),
     })
@@ -134,12 +175,35 @@ mod tests {
     #[test]
     fn every_name_builds_and_others_are_refused() {
         for name in NAMES {
-            let agent = build(&name.parse().unwrap(), &ExpertParams::default()).unwrap();
+            let agent = build(&name.parse().unwrap(), &AgentParams::default()).unwrap();
             assert_eq!(agent.name(), name);
         }
-        let err = build(&"chess".parse().unwrap(), &ExpertParams::default()).err().unwrap();
-        assert_eq!(err.to_string(), "unknown agent `chess`: expected one of random, greedy, simple, expert");
-        let err = build(&"simple:x=1".parse().unwrap(), &ExpertParams::default()).err().unwrap();
+        let err = build(&"chess".parse().unwrap(), &AgentParams::default()).err().unwrap();
+        assert_eq!(err.to_string(), "unknown agent `chess`: expected one of random, greedy, simple, expert, mc-fast, mc");
+        let err = build(&"simple:x=1".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(err.to_string(), "agent `simple`: has no setting `x`");
+        let err = build(&"mc-fast:samples=lots".parse().unwrap(), &AgentParams::default()).err().unwrap();
+        assert_eq!(err.to_string(), "agent `mc-fast`: setting `samples` does not take `lots`");
+    }
+
+    #[test]
+    fn parameter_files_hold_expert_parameters_and_search_settings() {
+        let params = AgentParams::from_json(r#"{"danger_weight": 5, "mc": {"samples": 48, "knock_margin": 0.5}}"#)
+            .unwrap();
+        assert_eq!(params.expert.danger_weight, 5.0);
+        assert_eq!(params.mc, [("samples".into(), "48".into()), ("knock_margin".into(), "0.5".into())]);
+        // The spec's settings apply over the file's.
+        assert!(build(&"mc:samples=64".parse().unwrap(), &params).is_ok());
+        for (text, message) in [
+            ("[1]", "expected a JSON object"),
+            (r#"{"mc": 3}"#, "\"mc\" must be an object"),
+            (r#"{"mc": {"sample": 3}}"#, "has no setting `sample`"),
+            (r#"{"mc": {"threads": 0}}"#, "at least 1"),
+            (r#"{"danger": 1}"#, "unknown field `danger`"),
+            ("{", "EOF"),
+        ] {
+            let err = AgentParams::from_json(text).unwrap_err();
+            assert!(err.contains(message), "{text}: {err}");
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use gin_ai::ExpertParams;
+use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec};
 use gin_engine::{Agent, Event};
 use gin_rules::Ruleset;
@@ -37,7 +37,7 @@ pub struct BotArgs {
     /// The agent: random, greedy, simple or expert, with settings as expert:key=value,...
     #[arg(long, value_name = "SPEC")]
     agent: AgentSpec,
-    /// A JSON file of expert parameters.
+    /// A JSON file of agent parameters (see `gin help sim`).
     #[arg(long, value_name = "FILE")]
     param: Option<PathBuf>,
 }
@@ -46,7 +46,7 @@ pub struct BotArgs {
 pub fn run(args: &BotArgs) -> Result<Outcome, Failure> {
     let params = match &args.param {
         Some(path) => load_params(path).map_err(Failure::usage)?,
-        None => ExpertParams::default(),
+        None => AgentParams::default(),
     };
     registry::build(&args.agent, &params).context("--agent").map_err(Failure::usage)?;
     let stdin = io::stdin();
@@ -56,7 +56,7 @@ pub fn run(args: &BotArgs) -> Result<Outcome, Failure> {
 }
 
 /// Answers the host until it quits or its messages end.
-fn serve(args: &BotArgs, params: &ExpertParams, input: impl BufRead, out: &mut impl Write) -> Result<()> {
+fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut impl Write) -> Result<()> {
     let mut agent: Option<Box<dyn Agent + Send>> = None;
     // What a decision's view leaves out: the game's rules and the hand's events so far.
     let mut rules = Ruleset::default();

@@ -21,7 +21,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
-use gin_ai::ExpertParams;
+use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec, SpecError};
 use gin_engine::{Action, Agent, Event, PlayerView};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset};
@@ -82,9 +82,9 @@ impl fmt::Display for AgentChoice {
 }
 
 impl AgentChoice {
-    /// Whether this is the built-in expert (which `--param` configures).
+    /// Whether this is a built-in agent that `--param` configures: `expert`, `mc` or `mc-fast`.
     pub fn is_expert(&self) -> bool {
-        matches!(self, AgentChoice::Builtin(spec) if spec.name == "expert")
+        matches!(self, AgentChoice::Builtin(spec) if matches!(spec.name.as_str(), "expert" | "mc" | "mc-fast"))
     }
 
     /// Whether this is a program played over the protocol.
@@ -96,7 +96,7 @@ impl AgentChoice {
     ///
     /// # Errors
     /// An unknown built-in agent or a bad setting.
-    pub fn check(&self, params: &ExpertParams) -> Result<()> {
+    pub fn check(&self, params: &AgentParams) -> Result<()> {
         if let AgentChoice::Builtin(spec) = self {
             registry::build(spec, params)?;
         }
@@ -111,7 +111,7 @@ impl AgentChoice {
 /// An unknown built-in agent or a bad setting; a program that cannot be started.
 pub fn build_agent(
     choice: &AgentChoice,
-    params: &ExpertParams,
+    params: &AgentParams,
     timeout: Duration,
 ) -> Result<(Box<dyn Agent + Send>, Report)> {
     match choice {

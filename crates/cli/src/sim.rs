@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
-use gin_ai::ExpertParams;
+use gin_ai::registry::AgentParams;
 use gin_engine::{Agent, GameOutcome, RunOptions, game_seed, play_game_observed};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
@@ -26,9 +26,12 @@ use crate::{Failure, Outcome};
 pub const LONG_ABOUT: &str = "\
 Play two agents against each other many times and report how each did.
 
-Agents are named by a spec: random, greedy, simple or expert, with settings for expert as \
-`expert:knock_max_late=7,danger_weight=2`. `--param FILE` reads expert parameters from a JSON \
-file first (any name it leaves out keeps its default); the spec's settings apply on top.
+Agents are named by a spec: random, greedy, simple, expert, mc-fast or mc (docs/agents.md), with \
+settings as `expert:knock_max_late=7,danger_weight=2` or `mc:samples=500,threads=2`. `--param FILE` \
+reads parameters from a JSON file first (any name it leaves out keeps its default): the expert's at \
+the top level, the search's in an \"mc\" object, as {\"danger_weight\": 3, \"mc\": {\"samples\": 500}}. \
+The expert parameters apply to expert and to the expert inside mc and mc-fast; the spec's settings \
+apply on top.
 
 `cmd:PROGRAM ARGS...` is a program that plays over the external-agent protocol \
 (docs/protocol.md), started afresh for every game. The rest of the spec is split on \
@@ -115,7 +118,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
 
-    /// A JSON file of expert parameters, such as {"knock_max_late": 7}, for any expert agent.
+    /// A JSON file of parameters, such as {"knock_max_late": 7, "mc": {"samples": 500}}, for the expert and mc agents.
     #[arg(long, value_name = "FILE")]
     param: Option<PathBuf>,
 
@@ -151,14 +154,14 @@ pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     let (rules, source) = args.rules.load().map_err(Failure::usage)?;
     let params = match &args.param {
         Some(path) => load_params(path).map_err(Failure::usage)?,
-        None => ExpertParams::default(),
+        None => AgentParams::default(),
     };
     let specs = [args.a.clone(), args.b.clone()];
     for (side, spec) in ["a", "b"].into_iter().zip(&specs) {
         spec.check(&params).with_context(|| format!("--{side} {spec}")).map_err(Failure::usage)?;
     }
     if args.param.is_some() && !specs.iter().any(AgentChoice::is_expert) {
-        eprintln!("note: --param is for expert agents, and neither --a nor --b is one");
+        eprintln!("note: --param is for the expert and mc agents, and neither --a nor --b is one");
     }
     let pairs = args.games.div_ceil(2);
     if args.games % 2 == 1 {
@@ -196,9 +199,9 @@ pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
 }
 
 /// Reads `--param`.
-pub fn load_params(path: &Path) -> Result<ExpertParams> {
+pub fn load_params(path: &Path) -> Result<AgentParams> {
     let text = fs::read_to_string(path).with_context(|| format!("cannot read parameter file `{}`", path.display()))?;
-    ExpertParams::from_json(&text).with_context(|| format!("invalid parameter file `{}`", path.display()))
+    AgentParams::from_json(&text).map_err(|message| anyhow::anyhow!("invalid parameter file `{}`: {message}", path.display()))
 }
 
 /// What is played: the same for every thread.
@@ -208,7 +211,7 @@ struct Match<'a> {
     pairs: u64,
     /// The agents of `a` and `b`.
     specs: &'a [AgentChoice; 2],
-    params: &'a ExpertParams,
+    params: &'a AgentParams,
     /// The decision timeout of agent programs.
     timeout: Duration,
 }
@@ -476,7 +479,7 @@ mod tests {
     fn a_match_is_the_same_on_any_number_of_threads() {
         let rules = Ruleset::eaai();
         let specs = ["random".parse().unwrap(), "random".parse().unwrap()];
-        let params = ExpertParams::default();
+        let params = AgentParams::default();
         let timeout = Duration::from_secs(10);
         let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, timeout };
         let one = game.play(1, None).unwrap();

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use gin_ai::ExpertParams;
+use gin_ai::registry::AgentParams;
 use gin_engine::{Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, write_log};
 use gin_rules::Player;
 use serde::{Deserialize, Serialize};
@@ -62,7 +62,7 @@ pub type Opponent = (Player, Box<dyn Agent + Send>);
 /// An unknown agent or a bad setting, or a program that cannot be started.
 pub fn build_ai(spec: &str, seat: Player, header: &LogHeader, timeout: Duration) -> Result<(Opponent, Report)> {
     let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
-    let (mut agent, report) = external::build_agent(&parsed, &ExpertParams::default(), timeout)?;
+    let (mut agent, report) = external::build_agent(&parsed, &AgentParams::default(), timeout)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
     Ok(((seat, agent), report))
 }
