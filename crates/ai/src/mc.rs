@@ -60,6 +60,9 @@ pub struct McParams {
     pub prior_knocks: f64,
     /// Prior evidence that the opponent holds knockable hands for gin.
     pub prior_holds: f64,
+    /// The evidence of one knock the opponent makes with deadwood, or of one knockable hand it
+    /// shows at a showdown (in the priors' pseudo-counts).
+    pub evidence: f64,
 }
 
 impl McParams {
@@ -81,6 +84,7 @@ impl McParams {
             knock_margin: 0.0,
             prior_knocks: 1.0,
             prior_holds: 1.0,
+            evidence: 1.0,
         }
     }
 
@@ -135,6 +139,14 @@ impl Default for McParams {
 const MAX_CANDIDATES: usize = 8;
 /// The most virtual turns that shape a sampled opponent hand.
 const MAX_FORM_TURNS: usize = 12;
+/// Virtual turns per turn played that shape a gin hunter's hand, and extra turns for a player who
+/// knocks at once. `calibration::probe_knock_bias` measures how well the futures' opponent hands
+/// match the truth: with 1 and 0 a gin hunter's deadwood comes out too high (about 19 against 12
+/// against `expert`), and with 2 and 3 the mean knock points match against both `expert` and
+/// `simple`; but the agent then won fewer games (77.3% against 78.8% of 4,000 against `simple`,
+/// 53.6% against 56.6% of 2,000 against `expert`, knock margin 0.05), so 1 and 0 stay.
+const HUNTER_FORM_FACTOR: usize = 1;
+const KNOCKER_FORM_EXTRA: usize = 0;
 /// Futures per chunk: the unit of work of a thread, each with its own seed.
 const CHUNK: u32 = 8;
 
@@ -175,10 +187,11 @@ pub struct McAgent {
     /// The current hand's first upcard and knock limit.
     upcard: Option<Card>,
     knock_limit: u32,
-    /// Knocks the opponent made with deadwood after the first turns, this game.
-    opponent_knocks: u32,
-    /// Hands the opponent showed at a showdown that it could have knocked with, this game.
-    opponent_holds: u32,
+    /// Evidence, this game, that the opponent knocks at once: its knocks with deadwood after
+    /// the first turns.
+    opponent_knocks: f64,
+    /// Evidence that it holds knockable hands: such hands shown at a showdown.
+    opponent_holds: f64,
 }
 
 impl McAgent {
@@ -195,8 +208,8 @@ impl McAgent {
             seat: Player::One,
             upcard: None,
             knock_limit: 10,
-            opponent_knocks: 0,
-            opponent_holds: 0,
+            opponent_knocks: 0.0,
+            opponent_holds: 0.0,
         }
     }
 
@@ -207,8 +220,8 @@ impl McAgent {
 
     /// The chance, from what this game has shown, that the opponent knocks as soon as it can.
     fn knocker_odds(&self) -> f64 {
-        let knocks = f64::from(self.opponent_knocks) + self.params.prior_knocks.max(0.0);
-        let holds = f64::from(self.opponent_holds) + self.params.prior_holds.max(0.0);
+        let knocks = self.opponent_knocks + self.params.prior_knocks.max(0.0);
+        let holds = self.opponent_holds + self.params.prior_holds.max(0.0);
         if knocks + holds <= 0.0 { 0.5 } else { knocks / (knocks + holds) }
     }
 
@@ -269,38 +282,8 @@ impl McAgent {
 
     /// Searches `candidates` and returns the one to play.
     fn search(&mut self, view: &PlayerView<'_>, candidates: &[Candidate]) -> Option<Candidate> {
-        let (unseen, chances) = self.expert.opponent_odds(view);
-        let opponent_unknown = view.opponent_cards.checked_sub(view.opponent_known.len())?;
-        if unseen.len() != opponent_unknown + view.stock_size {
-            return None;
-        }
-        let mut pool = [Card::new(gin_cards::Rank::Ace, gin_cards::Suit::Clubs); 52];
-        let mut weights = [0.0; 52];
-        for (i, card) in unseen.iter().enumerate() {
-            pool[i] = card;
-            weights[i] = chances[usize::from(card.bit())].max(1e-3);
-        }
-        let me = view.seat;
-        let upcard = self.upcard.or_else(|| view.discard_pile.first().copied())?;
-        let search = Search {
-            table: Table { rules: &self.rules, solver: self.rules.solver(), knock_limit: view.knock_limit, upcard },
-            odds: &self.odds,
-            hand: view.hand,
-            top: view.pile_top(),
-            pool,
-            weights,
-            pool_len: unseen.len(),
-            opponent_known: view.opponent_known,
-            opponent_unknown,
-            stock_size: view.stock_size,
-            knocker_odds: self.knocker_odds(),
-            knock_margin: self.params.knock_margin,
-            opponent_has_played: !self.expert.tracker().opponent_discarded().is_empty(),
-            opponent_turns: self.expert.tracker().opponent_discarded().len(),
-            scores: (view.score.points[me], view.score.points[me.opponent()]),
-            candidates,
-        };
         let seed = random::below(&mut self.rng, u64::MAX);
+        let search = self.prepare(view, candidates)?;
         let means = search.run(seed, &self.params);
         // The expert's choice (first) stands unless a rival beats it by the margin; knocks are
         // compared without it.
@@ -319,6 +302,42 @@ impl McAgent {
         Some(candidates[best])
     }
 
+    /// Everything a search of `candidates` at this decision draws its futures from; `None` when
+    /// the view does not add up (nothing to search).
+    fn prepare<'a>(&'a self, view: &PlayerView<'_>, candidates: &'a [Candidate]) -> Option<Search<'a>> {
+        let (unseen, chances) = self.expert.opponent_odds(view);
+        let opponent_unknown = view.opponent_cards.checked_sub(view.opponent_known.len())?;
+        if unseen.len() != opponent_unknown + view.stock_size {
+            return None;
+        }
+        let mut pool = [Card::new(gin_cards::Rank::Ace, gin_cards::Suit::Clubs); 52];
+        let mut weights = [0.0; 52];
+        for (i, card) in unseen.iter().enumerate() {
+            pool[i] = card;
+            weights[i] = chances[usize::from(card.bit())].max(1e-3);
+        }
+        let me = view.seat;
+        let upcard = self.upcard.or_else(|| view.discard_pile.first().copied())?;
+        Some(Search {
+            table: Table { rules: &self.rules, solver: self.rules.solver(), knock_limit: view.knock_limit, upcard },
+            odds: &self.odds,
+            hand: view.hand,
+            top: view.pile_top(),
+            pool,
+            weights,
+            pool_len: unseen.len(),
+            opponent_known: view.opponent_known,
+            opponent_unknown,
+            stock_size: view.stock_size,
+            knocker_odds: self.knocker_odds(),
+            knock_margin: self.params.knock_margin,
+            opponent_has_played: !self.expert.tracker().opponent_discarded().is_empty(),
+            opponent_turns: self.expert.tracker().opponent_discarded().len(),
+            scores: (view.score.points[me], view.score.points[me.opponent()]),
+            candidates,
+        })
+    }
+
     /// Learns from a showdown what kind of player the opponent is.
     fn learn(&mut self, event: &Event) {
         let solver = self.rules.solver();
@@ -326,7 +345,7 @@ impl McAgent {
             Event::Knocked { player, deadwood, kind: KnockKind::Knock, .. }
                 if *player != self.seat && *deadwood > 0 && self.expert.tracker().draws() >= 4 =>
             {
-                self.opponent_knocks += 1;
+                self.opponent_knocks += self.params.evidence.max(0.0);
             }
             Event::LaidOff { player, melds, laid_off, unmelded, .. } if *player != self.seat => {
                 let mut cards = *laid_off | *unmelded;
@@ -335,7 +354,7 @@ impl McAgent {
                 }
                 let played = !self.expert.tracker().opponent_discarded().is_empty();
                 if played && cards.len() == 10 && solver.min_deadwood(cards) <= self.knock_limit {
-                    self.opponent_holds += 1;
+                    self.opponent_holds += self.params.evidence.max(0.0);
                 }
             }
             _ => {}
@@ -466,6 +485,18 @@ impl Search<'_> {
         }
     }
 
+    /// The virtual turns that shape a sampled hand of this style. A real player improves its hand
+    /// by choosing what to keep better than the forming's plain policies do: a gin hunter that has
+    /// played for some turns holds about the hand those policies make in twice as many.
+    fn form_turns(&self, style: Style) -> usize {
+        let turns = match style {
+            Style::GinHunter => self.opponent_turns * HUNTER_FORM_FACTOR,
+            Style::KnockAtOnce if self.opponent_turns > 0 => self.opponent_turns + KNOCKER_FORM_EXTRA,
+            Style::KnockAtOnce => 0,
+        };
+        turns.min(MAX_FORM_TURNS)
+    }
+
     /// One future: the opponent's style, its hand and the stock's order.
     fn sample(&self, rng: &mut GinRng) -> (World, Style) {
         let mut pool = self.pool;
@@ -503,7 +534,7 @@ impl Search<'_> {
                 self.opponent_known,
                 &mut pool[..stock_len],
                 |_| 1.0,
-                self.opponent_turns.min(MAX_FORM_TURNS),
+                self.form_turns(style),
                 rng,
             );
             opponent = hand;
@@ -546,8 +577,8 @@ impl Agent for McAgent {
         }
         self.seat = seat;
         self.upcard = None;
-        self.opponent_knocks = 0;
-        self.opponent_holds = 0;
+        self.opponent_knocks = 0.0;
+        self.opponent_holds = 0.0;
     }
 
     fn observe(&mut self, event: &Event) {
@@ -616,5 +647,134 @@ mod tests {
         assert!(one.outcome.winner().is_some());
         assert_eq!(format!("{:?}", one.events), format!("{:?}", two.events));
         assert_eq!(format!("{:?}", one.events), format!("{:?}", three.events));
+    }
+}
+
+#[cfg(test)]
+mod calibration {
+    use super::*;
+    use gin_engine::Game;
+
+    /// At every knockable discard of `mc` against `opponent`, the knock's points as the futures
+    /// see them against the truth. Returns (decisions, mean sampled, mean true, mean sampled
+    /// opponent deadwood, mean true opponent deadwood).
+    pub(super) fn knock_bias(
+        params: &McParams,
+        opponent: &mut dyn Agent,
+        games: u64,
+        futures: usize,
+    ) -> (usize, f64, f64, f64, f64) {
+        let rules = Ruleset::eaai();
+        let (mut n, mut sampled, mut truth, mut sampled_dw, mut true_dw) = (0, 0.0, 0.0, 0.0, 0.0);
+        let mut play_on = (0usize, 0.0, 0.0);
+        for g in 0..games {
+            let mut mc = McAgent::new("mc", params.clone(), ExpertParams::default());
+            let (mut game, opening) = Game::new(&rules, g);
+            let me = if g % 2 == 0 { Player::One } else { Player::Two };
+            mc.start_game(me, &rules, g);
+            opponent.start_game(me.opponent(), &rules, g + 1000);
+            let deliver = |mc: &mut McAgent, opponent: &mut dyn Agent, events: &[Event]| {
+                for e in events {
+                    mc.observe(&e.seen_by(me));
+                    opponent.observe(&e.seen_by(me.opponent()));
+                }
+            };
+            deliver(&mut mc, opponent, &opening);
+            let mut rng = random::seeded_rng(g);
+            let mut pending: Vec<f64> = Vec::new();
+            while let Some(player) = game.to_act() {
+                if game.hand_number() > 30 {
+                    break;
+                }
+                let legal = game.legal_actions();
+                let action = if player == me {
+                    let view = game.view(me);
+                    if view.phase == Phase::Discard {
+                        let solver = rules.solver();
+                        let best = legal
+                            .iter()
+                            .filter_map(|a| match a {
+                                Action::Knock { discard, .. } => Some(*discard),
+                                _ => None,
+                            })
+                            .map(|card| (solver.min_deadwood(view.hand.without(card)), card))
+                            .min_by_key(|&(d, card)| (d, u8::MAX - card.value()));
+                        if let Some((deadwood, card)) = best.filter(|&(d, _)| d > 0) {
+                            let candidates = [Candidate::Knock(card)];
+                            let search = mc.prepare(&view, &candidates).unwrap();
+                            let kept = view.hand.without(card);
+                            let opponent_hand = game.view(me.opponent()).hand;
+                            n += 1;
+                            truth += f64::from(search.table.knock_points(0, kept, deadwood, opponent_hand));
+                            true_dw += f64::from(solver.min_deadwood(opponent_hand));
+                            for _ in 0..futures {
+                                let (world, _) = search.sample(&mut rng);
+                                sampled += f64::from(search.table.knock_points(0, kept, deadwood, world.hands[1]))
+                                    / futures as f64;
+                                sampled_dw += f64::from(solver.min_deadwood(world.hands[1])) / futures as f64;
+                            }
+                        }
+                    }
+                    let action = mc.choose(&view, &legal);
+                    if let (Action::Discard { card }, true) =
+                        (&action, legal.iter().any(|a| matches!(a, Action::Knock { .. })))
+                    {
+                        let candidates = [Candidate::Discard(*card)];
+                        let search = mc.prepare(&view, &candidates).unwrap();
+                        let mut total = 0.0;
+                        for _ in 0..futures {
+                            let (mut world, style) = search.sample(&mut rng);
+                            let points = search.play(candidates[0], &mut world, [Style::GinHunter, style], &mut rng);
+                            total += f64::from(points);
+                        }
+                        pending.push(total / futures as f64);
+                    }
+                    action
+                } else {
+                    opponent.choose(&game.view(player), &legal)
+                };
+                let events = game.play(player, &action).unwrap();
+                for e in &events {
+                    if let Event::HandEnded { score, .. } = e {
+                        let actual = match score.winner {
+                            Some(w) if w == me => score.points as f64,
+                            Some(_) => -(score.points as f64),
+                            None => 0.0,
+                        };
+                        for p in pending.drain(..) {
+                            play_on.0 += 1;
+                            play_on.1 += p;
+                            play_on.2 += actual;
+                        }
+                    }
+                }
+                deliver(&mut mc, opponent, &events);
+            }
+        }
+        let k = n.max(1) as f64;
+        let j = play_on.0.max(1) as f64;
+        println!("play on: {} decisions: predicted {:.2}, actual {:.2}", play_on.0, play_on.1 / j, play_on.2 / j);
+        (n, sampled / k, truth / k, sampled_dw / k, true_dw / k)
+    }
+
+    /// The futures' opponent hands against the truth, each opponent under its own style (the
+    /// priors set all but certain). Against `simple` the knock points match within a few points;
+    /// against `expert` the gin hunter's hands come out with too much deadwood (see
+    /// `HUNTER_FORM_FACTOR`). Release build: about a minute.
+    #[test]
+    #[ignore = "a probe: cargo test --release -p gin-ai calibration -- --ignored --nocapture"]
+    fn probe_knock_bias() {
+        let knocker = McParams { prior_knocks: 5.0, prior_holds: 0.01, ..McParams::fast() };
+        let (n, sampled, truth, sdw, tdw) = knock_bias(&knocker, &mut crate::SimpleAgent::default(), 200, 100);
+        println!(
+            "simple: {n} knockable discards: knock points {sampled:.2} sampled, {truth:.2} true; opponent deadwood {sdw:.2} sampled, {tdw:.2} true"
+        );
+        assert!((sampled - truth).abs() < 5.0 && (sdw - tdw).abs() < 5.0);
+        let hunter = McParams { prior_knocks: 0.01, prior_holds: 5.0, ..McParams::fast() };
+        let (n, sampled, truth, sdw, tdw) = knock_bias(&hunter, &mut ExpertAgent::default(), 200, 100);
+        println!(
+            "expert: {n} knockable discards: knock points {sampled:.2} sampled, {truth:.2} true; opponent deadwood {sdw:.2} sampled, {tdw:.2} true"
+        );
+        assert!(sdw > tdw + 3.0 && sampled > truth + 3.0);
     }
 }

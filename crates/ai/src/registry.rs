@@ -179,7 +179,10 @@ mod tests {
             assert_eq!(agent.name(), name);
         }
         let err = build(&"chess".parse().unwrap(), &AgentParams::default()).err().unwrap();
-        assert_eq!(err.to_string(), "unknown agent `chess`: expected one of random, greedy, simple, expert, mc-fast, mc");
+        assert_eq!(
+            err.to_string(),
+            "unknown agent `chess`: expected one of random, greedy, simple, expert, mc-fast, mc"
+        );
         let err = build(&"simple:x=1".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(err.to_string(), "agent `simple`: has no setting `x`");
         let err = build(&"mc-fast:samples=lots".parse().unwrap(), &AgentParams::default()).err().unwrap();
@@ -188,8 +191,8 @@ mod tests {
 
     #[test]
     fn parameter_files_hold_expert_parameters_and_search_settings() {
-        let params = AgentParams::from_json(r#"{"danger_weight": 5, "mc": {"samples": 48, "knock_margin": 0.5}}"#)
-            .unwrap();
+        let params =
+            AgentParams::from_json(r#"{"danger_weight": 5, "mc": {"samples": 48, "knock_margin": 0.5}}"#).unwrap();
         assert_eq!(params.expert.danger_weight, 5.0);
         assert_eq!(params.mc, [("samples".into(), "48".into()), ("knock_margin".into(), "0.5".into())]);
         // The spec's settings apply over the file's.

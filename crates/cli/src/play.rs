@@ -25,8 +25,8 @@ use screen::{HandEnd, Layout, Look, Seats};
 
 /// `gin help play`.
 pub const LONG_ABOUT: &str = "\
-Play Gin Rummy at the terminal: against the AI (the expert, unless --ai says otherwise), or two \
-people at one terminal with --hotseat.
+Play Gin Rummy at the terminal: against the AI (mc, the searching agent, unless --ai says \
+otherwise), or two people at one terminal with --hotseat.
 
 Each turn shows the scores, the stock, the discard pile, the cards the opponent is known to \
 hold, and your hand grouped into its best melds, each card with its position, with your deadwood \
@@ -67,10 +67,10 @@ pub enum ColorChoice {
 /// The options of `gin play`.
 #[derive(Clone, Debug, Args)]
 pub struct PlayArgs {
-    /// The AI to play against: random, greedy, simple or expert, with settings as in
-    /// `gin sim` (expert:knock_bias=2), or a program that plays over the external-agent protocol,
+    /// The AI to play against: random, greedy, simple, expert, mc-fast or mc, with settings as in
+    /// `gin sim` (mc:samples=500), or a program that plays over the external-agent protocol,
     /// `cmd:PROGRAM ARGS...` (split on whitespace, no quoting; see docs/protocol.md).
-    #[arg(long, value_name = "NAME", default_value = "expert")]
+    #[arg(long, value_name = "NAME", default_value = "mc")]
     ai: String,
     /// The most time an AI program (cmd:...) may take over one decision.
     #[arg(long, value_name = "SECONDS", default_value = external::DEFAULT_TIMEOUT, value_parser = external::parse_timeout)]

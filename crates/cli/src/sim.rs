@@ -201,7 +201,8 @@ pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
 /// Reads `--param`.
 pub fn load_params(path: &Path) -> Result<AgentParams> {
     let text = fs::read_to_string(path).with_context(|| format!("cannot read parameter file `{}`", path.display()))?;
-    AgentParams::from_json(&text).map_err(|message| anyhow::anyhow!("invalid parameter file `{}`: {message}", path.display()))
+    AgentParams::from_json(&text)
+        .map_err(|message| anyhow::anyhow!("invalid parameter file `{}`: {message}", path.display()))
 }
 
 /// What is played: the same for every thread.

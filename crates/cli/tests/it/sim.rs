@@ -191,14 +191,33 @@ fn expert_parameters_come_from_a_file() {
     assert!(!run.stderr.contains("note:"), "{}", run.stderr);
     // Given where no expert plays, it is read but said to be unused.
     let (run, _) = sim_json(&["--a", "random", "--b", "random", "--games", "2", "--param", path]);
-    assert!(run.stderr.contains("note: --param is for expert agents"), "{}", run.stderr);
+    assert!(run.stderr.contains("note: --param is for the expert and mc agents"), "{}", run.stderr);
     std::fs::remove_file(params).unwrap();
+}
+
+#[test]
+fn search_settings_come_from_the_same_file() {
+    let params = temp_file("mc-params.json", r#"{"danger_weight": 4, "mc": {"samples": 16}}"#);
+    let path = params.to_str().unwrap();
+    let (run, report) = sim_json(&["--a", "mc-fast", "--b", "simple", "--games", "2", "--param", path]);
+    assert_eq!(report["a"]["name"], "mc-fast");
+    assert!(!run.stderr.contains("note:"), "{}", run.stderr);
+    std::fs::remove_file(params).unwrap();
+
+    let bad = temp_file("bad-mc-params.json", r#"{"mc": {"samples": "many"}}"#);
+    let run = gin(&["sim", "--a", "mc-fast", "--param", bad.to_str().unwrap()], "");
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("\"mc\": setting `samples` does not take `\"many\"`"), "{}", run.stderr);
+    std::fs::remove_file(bad).unwrap();
 }
 
 #[test]
 fn bad_input_is_a_usage_error_with_a_clear_message() {
     let cases: [(&[&str], &str); 8] = [
-        (&["--a", "chess"], "error: --a chess: unknown agent `chess`: expected one of random, greedy, simple, expert"),
+        (
+            &["--a", "chess"],
+            "error: --a chess: unknown agent `chess`: expected one of random, greedy, simple, expert, mc-fast, mc",
+        ),
         (
             &["--a", "random", "--b", "simple:depth=3"],
             "error: --b simple:depth=3: agent `simple`: has no setting `depth`",
