@@ -142,6 +142,12 @@ impl ExpertAgent {
         (s.unseen, s.opponent)
     }
 
+    /// A knock discarding `discard`, showing the arrangement that offers the least to lay off.
+    pub(crate) fn knock_action(&self, view: &PlayerView<'_>, discard: Card) -> Action {
+        let s = self.situation(view);
+        self.knock_with(&s, view.hand.without(discard), discard)
+    }
+
     /// The cost of each legal plain discard (lower is better), best first.
     pub(crate) fn ranked_discards(&self, view: &PlayerView<'_>, legal: &[Action]) -> Vec<(f64, Card)> {
         let s = self.situation(view);

@@ -12,8 +12,13 @@
 //! The opponent model learns, over a game, whether the opponent knocks as soon as it can (most
 //! bots) or holds its hand for gin (like `expert`): every knock it makes with deadwood after the
 //! first turns counts one way, every hand it shows at a showdown that it could have knocked with
-//! counts the other. Each future picks the opponent's style by those odds, and its hand must agree
-//! with that style: a player who knocks at once does not sit on a knockable hand.
+//! counts the other. Each future draws the opponent's style by those odds together with its hand,
+//! and draws both again while they disagree: a player who knocks at once does not sit on a
+//! knockable hand, so that style loses weight the longer the opponent goes without knocking.
+//!
+//! By default only the knock is searched: the discard and draw searches lose games, because the
+//! playouts continue with plain policies that undo what the expert keeps a hand for (figures in
+//! docs/agents.md).
 //!
 //! The futures are split into fixed chunks with their own seeds, so the choice is the same for any
 //! number of threads.
@@ -53,8 +58,10 @@ pub struct McParams {
     /// The gain in the chance of winning the game that a rival needs to overrule the expert's
     /// choice (knocks are never held to it: their value is exact in each future).
     pub margin: f64,
-    /// What a knock gives up in the chance of winning the game, against playing on: a handicap
-    /// for the knock, whose value is exact, against rollouts that play on less well than the agent.
+    /// The gain in the chance of winning the game that a knock needs over playing on. The
+    /// futures' errors favour knocks (the knocks chosen are those the futures overrate), and
+    /// against `simple` knocking at all rarely pays: 0.05 lets through mainly the knocks that
+    /// settle a game.
     pub knock_margin: f64,
     /// Prior evidence that the opponent knocks at once (pseudo-counts, against `prior_holds`).
     pub prior_knocks: f64,
@@ -81,10 +88,10 @@ impl McParams {
             search_discards: false,
             discard_candidates: 3,
             margin: 0.0,
-            knock_margin: 0.0,
+            knock_margin: 0.05,
             prior_knocks: 1.0,
-            prior_holds: 1.0,
-            evidence: 1.0,
+            prior_holds: 4.0,
+            evidence: 20.0,
         }
     }
 
@@ -141,10 +148,10 @@ const MAX_CANDIDATES: usize = 8;
 const MAX_FORM_TURNS: usize = 12;
 /// Virtual turns per turn played that shape a gin hunter's hand, and extra turns for a player who
 /// knocks at once. `calibration::probe_knock_bias` measures how well the futures' opponent hands
-/// match the truth: with 1 and 0 a gin hunter's deadwood comes out too high (about 19 against 12
-/// against `expert`), and with 2 and 3 the mean knock points match against both `expert` and
-/// `simple`; but the agent then won fewer games (77.3% against 78.8% of 4,000 against `simple`,
-/// 53.6% against 56.6% of 2,000 against `expert`, knock margin 0.05), so 1 and 0 stay.
+/// match the truth: with 1 and 0 the opponent's deadwood comes out about 5 points too high against
+/// `simple` and 6 against `expert`, and with 2 and 3 the mean knock points match against both;
+/// but the agent then won fewer games (77.3% against 78.8% of 4,000 against `simple`, 53.6%
+/// against 56.6% of 2,000 against `expert`, knock margin 0.05), so 1 and 0 stay.
 const HUNTER_FORM_FACTOR: usize = 1;
 const KNOCKER_FORM_EXTRA: usize = 0;
 /// Futures per chunk: the unit of work of a thread, each with its own seed.
@@ -598,7 +605,10 @@ impl Agent for McAgent {
         };
         match self.search(view, &candidates) {
             Some(choice) if choice != candidates[0] => {
-                let action = choice.action();
+                let action = match choice {
+                    Candidate::Knock(card) => self.expert.knock_action(view, card),
+                    other => other.action(),
+                };
                 let listed = match &action {
                     Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
                     other => legal.contains(other),
@@ -758,9 +768,9 @@ mod calibration {
     }
 
     /// The futures' opponent hands against the truth, each opponent under its own style (the
-    /// priors set all but certain). Against `simple` the knock points match within a few points;
-    /// against `expert` the gin hunter's hands come out with too much deadwood (see
-    /// `HUNTER_FORM_FACTOR`). Release build: about a minute.
+    /// priors set all but certain). As the forming stands (see `HUNTER_FORM_FACTOR`), the futures
+    /// give the opponent too much deadwood and overrate a knock against both. Release build: about
+    /// ten seconds.
     #[test]
     #[ignore = "a probe: cargo test --release -p gin-ai calibration -- --ignored --nocapture"]
     fn probe_knock_bias() {
@@ -769,12 +779,12 @@ mod calibration {
         println!(
             "simple: {n} knockable discards: knock points {sampled:.2} sampled, {truth:.2} true; opponent deadwood {sdw:.2} sampled, {tdw:.2} true"
         );
-        assert!((sampled - truth).abs() < 5.0 && (sdw - tdw).abs() < 5.0);
+        assert!(sampled > truth + 2.0 && sdw > tdw + 2.0);
         let hunter = McParams { prior_knocks: 0.01, prior_holds: 5.0, ..McParams::fast() };
         let (n, sampled, truth, sdw, tdw) = knock_bias(&hunter, &mut ExpertAgent::default(), 200, 100);
         println!(
             "expert: {n} knockable discards: knock points {sampled:.2} sampled, {truth:.2} true; opponent deadwood {sdw:.2} sampled, {tdw:.2} true"
         );
-        assert!(sdw > tdw + 3.0 && sampled > truth + 3.0);
+        assert!(sampled > truth + 5.0 && sdw > tdw + 3.0);
     }
 }

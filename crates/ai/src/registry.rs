@@ -81,7 +81,7 @@ impl fmt::Display for AgentSpec {
 pub struct AgentParams {
     /// The expert's parameters.
     pub expert: ExpertParams,
-    /// The search's settings by name, in the file's order, with their values as JSON text.
+    /// The search's settings, sorted by name, with their values as JSON text.
     pub mc: Vec<(String, String)>,
 }
 
@@ -194,7 +194,7 @@ mod tests {
         let params =
             AgentParams::from_json(r#"{"danger_weight": 5, "mc": {"samples": 48, "knock_margin": 0.5}}"#).unwrap();
         assert_eq!(params.expert.danger_weight, 5.0);
-        assert_eq!(params.mc, [("samples".into(), "48".into()), ("knock_margin".into(), "0.5".into())]);
+        assert_eq!(params.mc, [("knock_margin".into(), "0.5".into()), ("samples".into(), "48".into())]);
         // The spec's settings apply over the file's.
         assert!(build(&"mc:samples=64".parse().unwrap(), &params).is_ok());
         for (text, message) in [
