@@ -16,9 +16,9 @@
 //! and draws both again while they disagree: a player who knocks at once does not sit on a
 //! knockable hand, so that style loses weight the longer the opponent goes without knocking.
 //!
-//! By default only the knock is searched: the discard and draw searches lose games, because the
-//! playouts continue with plain policies that undo what the expert keeps a hand for (figures in
-//! docs/agents.md).
+//! By default only the knock is searched: the discard and draw searches lose games, probably
+//! because the playouts continue with plain policies that undo what the expert keeps a hand for
+//! (figures in docs/agents.md).
 //!
 //! The futures are split into fixed chunks with their own seeds, so the choice is the same for any
 //! number of threads.
