@@ -170,17 +170,6 @@ enum Candidate {
     DrawStock,
 }
 
-impl Candidate {
-    fn action(self) -> Action {
-        match self {
-            Candidate::Knock(card) => Action::knock(card),
-            Candidate::Discard(card) => Action::Discard { card },
-            Candidate::TakePile => Action::DrawPile,
-            Candidate::DrawStock => Action::DrawStock,
-        }
-    }
-}
-
 /// The expert's choices, searched: see the module documentation.
 #[derive(Clone, Debug)]
 pub struct McAgent {
@@ -605,9 +594,12 @@ impl Agent for McAgent {
         };
         match self.search(view, &candidates) {
             Some(choice) if choice != candidates[0] => {
+                // A knock shows the arrangement that offers the least to lay off.
                 let action = match choice {
                     Candidate::Knock(card) => self.expert.knock_action(view, card),
-                    other => other.action(),
+                    Candidate::Discard(card) => Action::Discard { card },
+                    Candidate::TakePile => Action::DrawPile,
+                    Candidate::DrawStock => Action::DrawStock,
                 };
                 let listed = match &action {
                     Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
