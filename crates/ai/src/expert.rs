@@ -148,6 +148,17 @@ impl ExpertAgent {
         self.knock_with(&s, view.hand.without(discard), discard)
     }
 
+    /// The chance it gives that the opponent can meld each card of the view's hand, by bit.
+    #[cfg(test)]
+    pub(crate) fn dangers(&self, view: &PlayerView<'_>) -> [f64; 64] {
+        let s = self.situation(view);
+        let mut dangers = [0.0; 64];
+        for card in view.hand {
+            dangers[usize::from(card.bit())] = s.danger(card);
+        }
+        dangers
+    }
+
     /// The cost of each legal plain discard (lower is better), best first.
     pub(crate) fn ranked_discards(&self, view: &PlayerView<'_>, legal: &[Action]) -> Vec<(f64, Card)> {
         let s = self.situation(view);
