@@ -657,6 +657,26 @@ mod calibration {
     use super::*;
     use gin_engine::Game;
 
+    /// Game `g` of a probe: `mc` with `params` in the seat the game's parity gives, against
+    /// `opponent`, both told the opening.
+    fn start(rules: &Ruleset, g: u64, params: &McParams, opponent: &mut dyn Agent) -> (McAgent, Game, Player) {
+        let mut mc = McAgent::new("mc", params.clone(), ExpertParams::default());
+        let (game, opening) = Game::new(rules, g);
+        let me = if g.is_multiple_of(2) { Player::One } else { Player::Two };
+        mc.start_game(me, rules, g);
+        opponent.start_game(me.opponent(), rules, g + 1000);
+        deliver(&mut mc, opponent, me, &opening);
+        (mc, game, me)
+    }
+
+    /// Tells both players what each may see of `events`.
+    fn deliver(mc: &mut McAgent, opponent: &mut dyn Agent, me: Player, events: &[Event]) {
+        for e in events {
+            mc.observe(&e.seen_by(me));
+            opponent.observe(&e.seen_by(me.opponent()));
+        }
+    }
+
     /// At every knockable discard of `mc` against `opponent`, the knock's points and the
     /// opponent's deadwood as the futures see them against the truth; and where it played on, the
     /// playouts' points against the hand's real result.
@@ -665,18 +685,7 @@ mod calibration {
         let (mut n, mut sampled, mut truth, mut sampled_dw, mut true_dw) = (0, 0.0, 0.0, 0.0, 0.0);
         let mut play_on = (0usize, 0.0, 0.0);
         for g in 0..games {
-            let mut mc = McAgent::new("mc", params.clone(), ExpertParams::default());
-            let (mut game, opening) = Game::new(&rules, g);
-            let me = if g % 2 == 0 { Player::One } else { Player::Two };
-            mc.start_game(me, &rules, g);
-            opponent.start_game(me.opponent(), &rules, g + 1000);
-            let deliver = |mc: &mut McAgent, opponent: &mut dyn Agent, events: &[Event]| {
-                for e in events {
-                    mc.observe(&e.seen_by(me));
-                    opponent.observe(&e.seen_by(me.opponent()));
-                }
-            };
-            deliver(&mut mc, opponent, &opening);
+            let (mut mc, mut game, me) = start(&rules, g, params, opponent);
             let mut rng = random::seeded_rng(g);
             let mut pending: Vec<f64> = Vec::new();
             while let Some(player) = game.to_act() {
@@ -745,7 +754,7 @@ mod calibration {
                         }
                     }
                 }
-                deliver(&mut mc, opponent, &events);
+                deliver(&mut mc, opponent, me, &events);
             }
         }
         let k = n.max(1) as f64;
@@ -811,19 +820,8 @@ mod calibration {
         let mut groups = [[0.0; 4]; 2];
         let (mut n, mut expert_error, mut futures_error) = (0.0, 0.0, 0.0);
         for g in 0..games {
-            let mut mc = McAgent::new("mc-fast", McParams::fast(), ExpertParams::default());
             let mut simple = crate::SimpleAgent::default();
-            let (mut game, opening) = Game::new(&rules, g);
-            let me = if g % 2 == 0 { Player::One } else { Player::Two };
-            mc.start_game(me, &rules, g);
-            simple.start_game(me.opponent(), &rules, g + 1000);
-            let deliver = |mc: &mut McAgent, simple: &mut crate::SimpleAgent, events: &[Event]| {
-                for e in events {
-                    mc.observe(&e.seen_by(me));
-                    simple.observe(&e.seen_by(me.opponent()));
-                }
-            };
-            deliver(&mut mc, &mut simple, &opening);
+            let (mut mc, mut game, me) = start(&rules, g, &McParams::fast(), &mut simple);
             let mut rng = random::seeded_rng(g);
             while let Some(player) = game.to_act() {
                 if game.hand_number() > 30 {
@@ -866,7 +864,7 @@ mod calibration {
                     simple.choose(&game.view(player), &legal)
                 };
                 let events = game.play(player, &action).unwrap();
-                deliver(&mut mc, &mut simple, &events);
+                deliver(&mut mc, &mut simple, me, &events);
             }
         }
         for group in &mut groups {
