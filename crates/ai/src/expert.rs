@@ -112,6 +112,9 @@ pub struct ExpertAgent {
     rng: GinRng,
     tracker: Tracker,
     solver: Solver,
+    /// Probes only (never set in play): the opponent's real hand, and the share of it mixed into
+    /// the opponent model, to measure what a truer model would be worth.
+    peek: Option<(CardSet, f64)>,
 }
 
 impl Default for ExpertAgent {
@@ -123,12 +126,24 @@ impl Default for ExpertAgent {
 impl ExpertAgent {
     /// An expert with these parameters.
     pub fn new(params: ExpertParams) -> ExpertAgent {
-        ExpertAgent { params, rng: random::seeded_rng(0), tracker: Tracker::new(Player::One), solver: Solver::ACE_LOW }
+        ExpertAgent {
+            params,
+            rng: random::seeded_rng(0),
+            tracker: Tracker::new(Player::One),
+            solver: Solver::ACE_LOW,
+            peek: None,
+        }
     }
 
     /// Its parameters.
     pub fn params(&self) -> &ExpertParams {
         &self.params
+    }
+
+    /// Probes only: mix `share` of the opponent's real `hand` into its opponent model.
+    #[cfg(test)]
+    pub(crate) fn peek(&mut self, hand: CardSet, share: f64) {
+        self.peek = Some((hand, share));
     }
 
     /// What it has seen of the hand so far.
@@ -300,6 +315,12 @@ impl ExpertAgent {
         }
         for card in known {
             opponent[usize::from(card.bit())] = 1.0;
+        }
+        if let Some((truth, share)) = self.peek {
+            for card in unseen {
+                let p = &mut opponent[usize::from(card.bit())];
+                *p = share * f64::from(u8::from(truth.contains(card))) + (1.0 - share) * *p;
+            }
         }
         Situation { solver: self.solver, params: &self.params, unseen, knock_limit: view.knock_limit, opponent }
     }

@@ -891,4 +891,92 @@ mod calibration {
         assert!(futures < expert, "{figures}");
         assert!(low[1] + 0.05 < low[3], "{figures}");
     }
+
+    /// `mc-fast` against `simple` over `games` games, with `share` of `simple`'s real hand mixed
+    /// into its opponent model at each of its decisions: the share of games won, and how well the
+    /// danger orders the candidate discards (those within 4 points of the least deadwood) at each
+    /// discard: of the pairs where `simple` can meld one card and not the other, the share the
+    /// danger puts the right way round, for the agent's own model and for the peeking one.
+    fn peeking(games: u64, share: f64) -> (f64, f64, f64) {
+        let rules = Ruleset::eaai();
+        let solver = rules.solver();
+        let (mut wins, mut pairs, mut own_right, mut peek_right) = (0u64, 0.0, 0.0, 0.0);
+        for g in 0..games {
+            let mut simple = crate::SimpleAgent::default();
+            let (mut mc, mut game, me) = start(&rules, g, &McParams::fast(), &mut simple);
+            while let Some(player) = game.to_act() {
+                if game.hand_number() > 30 {
+                    break;
+                }
+                let legal = game.legal_actions();
+                let action = if player == me {
+                    let view = game.view(me);
+                    let real = game.view(me.opponent()).hand;
+                    if view.phase == Phase::Discard {
+                        mc.expert.peek(real, 0.0);
+                        let own = mc.expert.dangers(&view);
+                        mc.expert.peek(real, share);
+                        let peeked = mc.expert.dangers(&view);
+                        let least = solver.best_discards(view.hand).deadwood;
+                        let candidates: Vec<(bool, f64, f64)> = view
+                            .hand
+                            .iter()
+                            .filter(|&card| solver.min_deadwood(view.hand.without(card)) <= least + 4)
+                            .map(|card| {
+                                let bit = usize::from(card.bit());
+                                (solver.can_meld(real.with(card), card), own[bit], peeked[bit])
+                            })
+                            .collect();
+                        let right = |a: f64, b: f64| {
+                            if a > b {
+                                1.0
+                            } else if a == b {
+                                0.5
+                            } else {
+                                0.0
+                            }
+                        };
+                        for a in candidates.iter().filter(|c| c.0) {
+                            for b in candidates.iter().filter(|c| !c.0) {
+                                pairs += 1.0;
+                                own_right += right(a.1, b.1);
+                                peek_right += right(a.2, b.2);
+                            }
+                        }
+                    }
+                    mc.expert.peek(real, share);
+                    mc.choose(&view, &legal)
+                } else {
+                    simple.choose(&game.view(player), &legal)
+                };
+                let events = game.play(player, &action).unwrap();
+                deliver(&mut mc, &mut simple, me, &events);
+            }
+            wins += u64::from(game.result().is_some_and(|r| r.winner == me));
+        }
+        (wins as f64 / games as f64, own_right / pairs, peek_right / pairs)
+    }
+
+    /// What a truer opponent model would be worth against `simple`, and how far the agent's own
+    /// is from it (docs/agents.md). Figures in the assertions' messages. Release build: about two
+    /// minutes.
+    #[test]
+    #[ignore = "a probe: cargo test --release -p gin-ai calibration -- --ignored"]
+    fn probe_peeking() {
+        let (none, own, _) = peeking(2000, 0.0);
+        let (tenth, _, tenth_order) = peeking(2000, 0.1);
+        let (all, _, all_order) = peeking(2000, 1.0);
+        let figures = format!(
+            "games won with 0 / 0.1 / all of the real hand mixed in: {:.1}% / {:.1}% / {:.1}%; \
+             candidate discards in the right order: own model {:.3}, a tenth of the truth {:.3}, the truth {:.3}",
+            100.0 * none,
+            100.0 * tenth,
+            100.0 * all,
+            own,
+            tenth_order,
+            all_order
+        );
+        assert!(all > none + 0.1, "{figures}");
+        assert!(tenth_order > own + 0.05, "{figures}");
+    }
 }
