@@ -658,22 +658,67 @@ mod calibration {
     use gin_engine::Game;
 
     /// Game `g` of a probe: `mc` with `params` in the seat the game's parity gives, against
-    /// `opponent`, both told the opening.
-    fn start(rules: &Ruleset, g: u64, params: &McParams, opponent: &mut dyn Agent) -> (McAgent, Game, Player) {
-        let mut mc = McAgent::new("mc", params.clone(), ExpertParams::default());
-        let (game, opening) = Game::new(rules, g);
-        let me = if g.is_multiple_of(2) { Player::One } else { Player::Two };
-        mc.start_game(me, rules, g);
-        opponent.start_game(me.opponent(), rules, g + 1000);
-        deliver(&mut mc, opponent, me, &opening);
-        (mc, game, me)
+    /// `opponent`. [`Probe::next_turn`] plays the opponent's turns and stops at each of `mc`'s.
+    struct Probe<'a> {
+        mc: McAgent,
+        game: Game,
+        me: Player,
+        opponent: &'a mut dyn Agent,
+        /// Every event of the game so far, as the referee saw them.
+        events: Vec<Event>,
     }
 
-    /// Tells both players what each may see of `events`.
-    fn deliver(mc: &mut McAgent, opponent: &mut dyn Agent, me: Player, events: &[Event]) {
-        for e in events {
-            mc.observe(&e.seen_by(me));
-            opponent.observe(&e.seen_by(me.opponent()));
+    impl<'a> Probe<'a> {
+        fn new(rules: &Ruleset, g: u64, params: &McParams, opponent: &'a mut dyn Agent) -> Probe<'a> {
+            let mut mc = McAgent::new("mc", params.clone(), ExpertParams::default());
+            let (game, opening) = Game::new(rules, g);
+            let me = if g.is_multiple_of(2) { Player::One } else { Player::Two };
+            mc.start_game(me, rules, g);
+            opponent.start_game(me.opponent(), rules, g + 1000);
+            let mut probe = Probe { mc, game, me, opponent, events: Vec::new() };
+            probe.deliver(opening);
+            probe
+        }
+
+        /// Tells both players what each may see of `events`.
+        fn deliver(&mut self, events: Vec<Event>) {
+            for e in &events {
+                self.mc.observe(&e.seen_by(self.me));
+                self.opponent.observe(&e.seen_by(self.me.opponent()));
+            }
+            self.events.extend(events);
+        }
+
+        /// Plays the opponent's turns until `mc` is to act, and returns its legal actions; `None`
+        /// once the game is over (or past 30 hands).
+        fn next_turn(&mut self) -> Option<Vec<Action>> {
+            while let Some(player) = self.game.to_act() {
+                if self.game.hand_number() > 30 {
+                    return None;
+                }
+                let legal = self.game.legal_actions();
+                if player == self.me {
+                    return Some(legal);
+                }
+                let action = self.opponent.choose(&self.game.view(player), &legal);
+                self.play(player, &action);
+            }
+            None
+        }
+
+        /// Plays `mc`'s action.
+        fn play_mine(&mut self, action: &Action) {
+            self.play(self.me, action);
+        }
+
+        fn play(&mut self, player: Player, action: &Action) {
+            let events = self.game.play(player, action).unwrap();
+            self.deliver(events);
+        }
+
+        /// The opponent's real hand.
+        fn real(&self) -> CardSet {
+            self.game.hand().cards(self.me.opponent())
         }
     }
 
@@ -685,65 +730,17 @@ mod calibration {
         let (mut n, mut sampled, mut truth, mut sampled_dw, mut true_dw) = (0, 0.0, 0.0, 0.0, 0.0);
         let mut play_on = (0usize, 0.0, 0.0);
         for g in 0..games {
-            let (mut mc, mut game, me) = start(&rules, g, params, opponent);
+            let mut probe = Probe::new(&rules, g, params, opponent);
             let mut rng = random::seeded_rng(g);
             let mut pending: Vec<f64> = Vec::new();
-            while let Some(player) = game.to_act() {
-                if game.hand_number() > 30 {
-                    break;
-                }
-                let legal = game.legal_actions();
-                let action = if player == me {
-                    let view = game.view(me);
-                    if view.phase == Phase::Discard {
-                        let solver = rules.solver();
-                        let best = legal
-                            .iter()
-                            .filter_map(|a| match a {
-                                Action::Knock { discard, .. } => Some(*discard),
-                                _ => None,
-                            })
-                            .map(|card| (solver.min_deadwood(view.hand.without(card)), card))
-                            .min_by_key(|&(d, card)| (d, u8::MAX - card.value()));
-                        if let Some((deadwood, card)) = best.filter(|&(d, _)| d > 0) {
-                            let candidates = [Candidate::Knock(card)];
-                            let search = mc.prepare(&view, &candidates).unwrap();
-                            let kept = view.hand.without(card);
-                            let opponent_hand = game.view(me.opponent()).hand;
-                            n += 1;
-                            truth += f64::from(search.table.knock_points(0, kept, deadwood, opponent_hand));
-                            true_dw += f64::from(solver.min_deadwood(opponent_hand));
-                            for _ in 0..futures {
-                                let (world, _) = search.sample(&mut rng);
-                                sampled += f64::from(search.table.knock_points(0, kept, deadwood, world.hands[1]))
-                                    / futures as f64;
-                                sampled_dw += f64::from(solver.min_deadwood(world.hands[1])) / futures as f64;
-                            }
-                        }
-                    }
-                    let action = mc.choose(&view, &legal);
-                    if let (Action::Discard { card }, true) =
-                        (&action, legal.iter().any(|a| matches!(a, Action::Knock { .. })))
-                    {
-                        let candidates = [Candidate::Discard(*card)];
-                        let search = mc.prepare(&view, &candidates).unwrap();
-                        let mut total = 0.0;
-                        for _ in 0..futures {
-                            let (mut world, style) = search.sample(&mut rng);
-                            let points = search.play(candidates[0], &mut world, [Style::GinHunter, style], &mut rng);
-                            total += f64::from(points);
-                        }
-                        pending.push(total / futures as f64);
-                    }
-                    action
-                } else {
-                    opponent.choose(&game.view(player), &legal)
-                };
-                let events = game.play(player, &action).unwrap();
-                for e in &events {
+            let mut seen = 0;
+            loop {
+                let turn = probe.next_turn();
+                // The hands that ended since: the playouts' points against the real result.
+                for e in &probe.events[seen..] {
                     if let Event::HandEnded { score, .. } = e {
                         let actual = match score.winner {
-                            Some(w) if w == me => score.points as f64,
+                            Some(w) if w == probe.me => score.points as f64,
                             Some(_) => -(score.points as f64),
                             None => 0.0,
                         };
@@ -754,7 +751,50 @@ mod calibration {
                         }
                     }
                 }
-                deliver(&mut mc, opponent, me, &events);
+                seen = probe.events.len();
+                let Some(legal) = turn else { break };
+                let view = probe.game.view(probe.me);
+                if view.phase == Phase::Discard {
+                    let solver = rules.solver();
+                    let best = legal
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::Knock { discard, .. } => Some(*discard),
+                            _ => None,
+                        })
+                        .map(|card| (solver.min_deadwood(view.hand.without(card)), card))
+                        .min_by_key(|&(d, card)| (d, u8::MAX - card.value()));
+                    if let Some((deadwood, card)) = best.filter(|&(d, _)| d > 0) {
+                        let candidates = [Candidate::Knock(card)];
+                        let search = probe.mc.prepare(&view, &candidates).unwrap();
+                        let kept = view.hand.without(card);
+                        let opponent_hand = probe.game.hand().cards(probe.me.opponent());
+                        n += 1;
+                        truth += f64::from(search.table.knock_points(0, kept, deadwood, opponent_hand));
+                        true_dw += f64::from(solver.min_deadwood(opponent_hand));
+                        for _ in 0..futures {
+                            let (world, _) = search.sample(&mut rng);
+                            sampled += f64::from(search.table.knock_points(0, kept, deadwood, world.hands[1]))
+                                / futures as f64;
+                            sampled_dw += f64::from(solver.min_deadwood(world.hands[1])) / futures as f64;
+                        }
+                    }
+                }
+                let action = probe.mc.choose(&view, &legal);
+                if let (Action::Discard { card }, true) =
+                    (&action, legal.iter().any(|a| matches!(a, Action::Knock { .. })))
+                {
+                    let candidates = [Candidate::Discard(*card)];
+                    let search = probe.mc.prepare(&view, &candidates).unwrap();
+                    let mut total = 0.0;
+                    for _ in 0..futures {
+                        let (mut world, style) = search.sample(&mut rng);
+                        let points = search.play(candidates[0], &mut world, [Style::GinHunter, style], &mut rng);
+                        total += f64::from(points);
+                    }
+                    pending.push(total / futures as f64);
+                }
+                probe.play_mine(&action);
             }
         }
         let k = n.max(1) as f64;
@@ -821,50 +861,41 @@ mod calibration {
         let (mut n, mut expert_error, mut futures_error) = (0.0, 0.0, 0.0);
         for g in 0..games {
             let mut simple = crate::SimpleAgent::default();
-            let (mut mc, mut game, me) = start(&rules, g, &McParams::fast(), &mut simple);
+            let mut probe = Probe::new(&rules, g, &McParams::fast(), &mut simple);
             let mut rng = random::seeded_rng(g);
-            while let Some(player) = game.to_act() {
-                if game.hand_number() > 30 {
-                    break;
-                }
-                let legal = game.legal_actions();
-                let action = if player == me {
-                    let view = game.view(me);
-                    if view.phase == Phase::Discard {
-                        let real = game.view(me.opponent()).hand;
-                        let dangers = mc.expert.dangers(&view);
-                        let search = mc.prepare(&view, &[]).unwrap();
-                        let mut melds = [0u32; 64];
-                        for _ in 0..futures {
-                            let (world, _) = search.sample(&mut rng);
-                            for card in view.hand {
-                                melds[usize::from(card.bit())] +=
-                                    u32::from(solver.can_meld(world.hands[1].with(card), card));
-                            }
-                        }
+            while let Some(legal) = probe.next_turn() {
+                let view = probe.game.view(probe.me);
+                if view.phase == Phase::Discard {
+                    let real = probe.real();
+                    let dangers = probe.mc.expert.dangers(&view);
+                    let search = probe.mc.prepare(&view, &[]).unwrap();
+                    let mut melds = [0u32; 64];
+                    for _ in 0..futures {
+                        let (world, _) = search.sample(&mut rng);
                         for card in view.hand {
-                            let bit = usize::from(card.bit());
-                            let truth = f64::from(u8::from(solver.can_meld(real.with(card), card)));
-                            let measured = f64::from(melds[bit]) / f64::from(futures);
-                            n += 1.0;
-                            expert_error += (dangers[bit] - truth).powi(2);
-                            futures_error += (measured - truth).powi(2);
-                            let group = match card.value() {
-                                1..=5 => &mut groups[0],
-                                10 => &mut groups[1],
-                                _ => continue,
-                            };
-                            for (slot, add) in group.iter_mut().zip([1.0, dangers[bit], measured, truth]) {
-                                *slot += add;
-                            }
+                            melds[usize::from(card.bit())] +=
+                                u32::from(solver.can_meld(world.hands[1].with(card), card));
                         }
                     }
-                    mc.choose(&view, &legal)
-                } else {
-                    simple.choose(&game.view(player), &legal)
-                };
-                let events = game.play(player, &action).unwrap();
-                deliver(&mut mc, &mut simple, me, &events);
+                    for card in view.hand {
+                        let bit = usize::from(card.bit());
+                        let truth = f64::from(u8::from(solver.can_meld(real.with(card), card)));
+                        let measured = f64::from(melds[bit]) / f64::from(futures);
+                        n += 1.0;
+                        expert_error += (dangers[bit] - truth).powi(2);
+                        futures_error += (measured - truth).powi(2);
+                        let group = match card.value() {
+                            1..=5 => &mut groups[0],
+                            10 => &mut groups[1],
+                            _ => continue,
+                        };
+                        for (slot, add) in group.iter_mut().zip([1.0, dangers[bit], measured, truth]) {
+                            *slot += add;
+                        }
+                    }
+                }
+                let action = probe.mc.choose(&view, &legal);
+                probe.play_mine(&action);
             }
         }
         for group in &mut groups {
@@ -903,56 +934,48 @@ mod calibration {
         let (mut wins, mut pairs, mut own_right, mut peek_right) = (0u64, 0.0, 0.0, 0.0);
         for g in 0..games {
             let mut simple = crate::SimpleAgent::default();
-            let (mut mc, mut game, me) = start(&rules, g, &McParams::fast(), &mut simple);
-            while let Some(player) = game.to_act() {
-                if game.hand_number() > 30 {
-                    break;
-                }
-                let legal = game.legal_actions();
-                let action = if player == me {
-                    let view = game.view(me);
-                    let real = game.view(me.opponent()).hand;
-                    if view.phase == Phase::Discard {
-                        mc.expert.peek(real, 0.0);
-                        let own = mc.expert.dangers(&view);
-                        mc.expert.peek(real, share);
-                        let peeked = mc.expert.dangers(&view);
-                        let least = solver.best_discards(view.hand).deadwood;
-                        let candidates: Vec<(bool, f64, f64)> = view
-                            .hand
-                            .iter()
-                            .filter(|&card| solver.min_deadwood(view.hand.without(card)) <= least + 4)
-                            .map(|card| {
-                                let bit = usize::from(card.bit());
-                                (solver.can_meld(real.with(card), card), own[bit], peeked[bit])
-                            })
-                            .collect();
-                        let right = |a: f64, b: f64| {
-                            if a > b {
-                                1.0
-                            } else if a == b {
-                                0.5
-                            } else {
-                                0.0
-                            }
-                        };
-                        for a in candidates.iter().filter(|c| c.0) {
-                            for b in candidates.iter().filter(|c| !c.0) {
-                                pairs += 1.0;
-                                own_right += right(a.1, b.1);
-                                peek_right += right(a.2, b.2);
-                            }
+            let mut probe = Probe::new(&rules, g, &McParams::fast(), &mut simple);
+            while let Some(legal) = probe.next_turn() {
+                let view = probe.game.view(probe.me);
+                let real = probe.real();
+                let expert = &mut probe.mc.expert;
+                if view.phase == Phase::Discard {
+                    expert.peek(real, 0.0);
+                    let own = expert.dangers(&view);
+                    expert.peek(real, share);
+                    let peeked = expert.dangers(&view);
+                    let least = solver.best_discards(view.hand).deadwood;
+                    let candidates: Vec<(bool, f64, f64)> = view
+                        .hand
+                        .iter()
+                        .filter(|&card| solver.min_deadwood(view.hand.without(card)) <= least + 4)
+                        .map(|card| {
+                            let bit = usize::from(card.bit());
+                            (solver.can_meld(real.with(card), card), own[bit], peeked[bit])
+                        })
+                        .collect();
+                    let right = |a: f64, b: f64| {
+                        if a > b {
+                            1.0
+                        } else if a == b {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    };
+                    for a in candidates.iter().filter(|c| c.0) {
+                        for b in candidates.iter().filter(|c| !c.0) {
+                            pairs += 1.0;
+                            own_right += right(a.1, b.1);
+                            peek_right += right(a.2, b.2);
                         }
                     }
-                    mc.expert.peek(real, share);
-                    mc.choose(&view, &legal)
-                } else {
-                    simple.choose(&game.view(player), &legal)
-                };
-                let events = game.play(player, &action).unwrap();
-                deliver(&mut mc, &mut simple, me, &events);
+                }
+                expert.peek(real, share);
+                let action = probe.mc.choose(&view, &legal);
+                probe.play_mine(&action);
             }
-            wins += u64::from(game.result().is_some_and(|r| r.winner == me));
+            wins += u64::from(probe.game.result().is_some_and(|r| r.winner == probe.me));
         }
         (wins as f64 / games as f64, own_right / pairs, peek_right / pairs)
     }
