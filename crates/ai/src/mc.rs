@@ -982,7 +982,7 @@ mod calibration {
 
     /// What a truer opponent model would be worth against `simple`, and how far the agent's own
     /// is from it (docs/agents.md). Figures in the assertions' messages. Release build: about two
-    /// minutes.
+    /// and a half minutes.
     #[test]
     #[ignore = "a probe: cargo test --release -p gin-ai calibration -- --ignored"]
     fn probe_peeking() {
