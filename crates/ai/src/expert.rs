@@ -60,7 +60,7 @@ pub struct ExpertParams {
 impl Default for ExpertParams {
     fn default() -> ExpertParams {
         ExpertParams {
-            deadwood_weight: 0.3,
+            deadwood_weight: 0.0,
             knock_outs_weight: 2.0,
             gin_outs_weight: 4.0,
             danger_weight: 3.0,
