@@ -16,6 +16,14 @@ pub struct Defense {
     pub arrangement: Arrangement,
 }
 
+impl Defense {
+    /// The defender's showing: its own melds, the cards it lays off and the rest; `None` only
+    /// when the defender held more cards than a hand holds (more than three melds).
+    pub fn showing(&self) -> Option<crate::Showing> {
+        crate::Showing::new(self.arrangement.hand() | self.laid_off, self.arrangement.melds(), self.laid_off).ok()
+    }
+}
+
 /// The cards at rank positions `from`, `from + step`, … of one suit that `hand` holds without a gap,
 /// within positions 0..=`last` (13 is the ace played high), at most 13 of them.
 fn chain(hand: CardSet, suit: gin_cards::Suit, from: i32, step: i32, last: i32) -> ([Card; 13], usize) {

@@ -22,12 +22,14 @@
 //! ```
 
 mod arrangement;
+mod knock;
 mod layoff;
 mod meld;
 mod player;
 pub mod reference;
 mod ruleset;
 mod scoring;
+mod showdown;
 mod solver;
 mod tables;
 
@@ -37,4 +39,5 @@ pub use meld::{Meld, MeldError, MeldKind, melds_in};
 pub use player::*;
 pub use ruleset::*;
 pub use scoring::*;
+pub use showdown::{MAX_SHOWN_MELDS, Showdown, Showing, ShowingError};
 pub use solver::{BestDiscards, Solver};

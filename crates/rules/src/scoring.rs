@@ -59,8 +59,10 @@ impl fmt::Display for HandOutcome {
     }
 }
 
-/// The score of one hand: how it ended, who won it and the points they score.
+/// The score of one hand: how it ended, who won it, the points they score and where the points
+/// come from: `points = (base + bonus) × 2` when `doubled`, else `base + bonus`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HandScore {
     /// How the hand ended.
     pub outcome: HandOutcome,
@@ -68,12 +70,23 @@ pub struct HandScore {
     pub winner: Option<Player>,
     /// The points the winner scores (0 when there is no winner).
     pub points: u32,
+    /// The deadwood part: D − K for a knock, K − D for an undercut, D for gin and big gin.
+    pub base: u32,
+    /// The bonus: the undercut, gin or big gin bonus (0 for a plain knock).
+    pub bonus: u32,
+    /// Whether a spade first upcard doubled the hand (Oklahoma's `spade_doubles`).
+    pub doubled: bool,
 }
 
 impl HandScore {
     /// A dead hand: no winner, no points.
     pub const fn dead() -> HandScore {
-        HandScore { outcome: HandOutcome::Dead, winner: None, points: 0 }
+        HandScore::nobody(HandOutcome::Dead)
+    }
+
+    /// A hand that nobody scores: dead, or a tie under [`TieRule::NoScore`].
+    const fn nobody(outcome: HandOutcome) -> HandScore {
+        HandScore { outcome, winner: None, points: 0, base: 0, bonus: 0, doubled: false }
     }
 }
 
@@ -117,20 +130,23 @@ pub fn score_hand(
         KnockKind::BigGin if rules.big_gin_bonus.is_none() => KnockKind::Gin,
         kind => kind,
     };
-    let (outcome, winner, points) = match kind {
-        KnockKind::Gin => (HandOutcome::Gin, knocker, d.saturating_add(rules.gin_bonus)),
-        KnockKind::BigGin => {
-            let bonus = rules.big_gin_bonus.unwrap_or(rules.gin_bonus);
-            (HandOutcome::BigGin, knocker, d.saturating_add(bonus))
-        }
-        KnockKind::Knock if k < d => (HandOutcome::Knock, knocker, d - k),
-        KnockKind::Knock if k == d && rules.tie == TieRule::NoScore => {
-            return HandScore { outcome: HandOutcome::Tie, winner: None, points: 0 };
-        }
-        KnockKind::Knock => (HandOutcome::Undercut, knocker.opponent(), (k - d).saturating_add(rules.undercut_bonus)),
+    let (outcome, winner, base, bonus) = match kind {
+        KnockKind::Gin => (HandOutcome::Gin, knocker, d, rules.gin_bonus),
+        KnockKind::BigGin => (HandOutcome::BigGin, knocker, d, rules.big_gin_bonus.unwrap_or(rules.gin_bonus)),
+        KnockKind::Knock if k < d => (HandOutcome::Knock, knocker, d - k, 0),
+        KnockKind::Knock if k == d && rules.tie == TieRule::NoScore => return HandScore::nobody(HandOutcome::Tie),
+        KnockKind::Knock => (HandOutcome::Undercut, knocker.opponent(), k - d, rules.undercut_bonus),
     };
     let doubled = rules.spade_doubles && upcard.suit() == Suit::Spades;
-    HandScore { outcome, winner: Some(winner), points: if doubled { points.saturating_mul(2) } else { points } }
+    let points = base.saturating_add(bonus);
+    HandScore {
+        outcome,
+        winner: Some(winner),
+        points: if doubled { points.saturating_mul(2) } else { points },
+        base,
+        bonus,
+        doubled,
+    }
 }
 
 /// The running score of a game: each player's hand points and hands won.
@@ -140,7 +156,14 @@ pub fn score_hand(
 ///
 /// let rules = Ruleset::standard();
 /// let mut game = GameScore::default();
-/// game.record(&HandScore { outcome: HandOutcome::Gin, winner: Some(Player::One), points: 100 });
+/// game.record(&HandScore {
+///     outcome: HandOutcome::Gin,
+///     winner: Some(Player::One),
+///     points: 100,
+///     base: 75,
+///     bonus: 25,
+///     doubled: false,
+/// });
 /// let result = game.result(&rules).expect("player 1 reached 100");
 /// assert_eq!(result.winner, Player::One);
 /// assert!(result.shutout);
@@ -240,13 +263,22 @@ mod tests {
         text.parse().unwrap()
     }
 
-    /// A hand scored under `rules` with player one knocking and a non-spade upcard.
+    /// A hand scored under `rules` with player one knocking and a non-spade upcard, its
+    /// breakdown checked against its points and then left out (see [`hand`]).
     fn score(rules: &Ruleset, kind: KnockKind, k: u32, d: u32) -> HandScore {
-        score_hand(rules, ONE, kind, k, d, card("7H"))
+        short(score_hand(rules, ONE, kind, k, d, card("7H")))
     }
 
+    /// The score without its breakdown, which must add up to its points.
+    fn short(score: HandScore) -> HandScore {
+        let sum = score.base + score.bonus;
+        assert_eq!(score.points, if score.doubled { 2 * sum } else { sum }, "{score:?}");
+        HandScore { base: 0, bonus: 0, doubled: false, ..score }
+    }
+
+    /// A score to compare with [`score`] and [`short`]: the breakdown left out.
     fn hand(outcome: HandOutcome, winner: Option<Player>, points: u32) -> HandScore {
-        HandScore { outcome, winner, points }
+        HandScore { outcome, winner, points, base: 0, bonus: 0, doubled: false }
     }
 
     #[test]
@@ -254,7 +286,7 @@ mod tests {
         let rules = Ruleset::standard();
         assert_eq!(score(&rules, KnockKind::Knock, 4, 30), hand(HandOutcome::Knock, Some(ONE), 26));
         // The knocker may be either player.
-        let by_two = score_hand(&rules, TWO, KnockKind::Knock, 9, 10, card("KD"));
+        let by_two = short(score_hand(&rules, TWO, KnockKind::Knock, 9, 10, card("KD")));
         assert_eq!(by_two, hand(HandOutcome::Knock, Some(TWO), 1));
     }
 
@@ -358,18 +390,34 @@ mod tests {
         let rules = Ruleset { spade_doubles: true, ..Ruleset::oklahoma() };
         let spade = card("7S");
         let heart = card("7H");
-        let knock = |upcard| score_hand(&rules, ONE, KnockKind::Knock, 3, 10, upcard);
+        let knock = |upcard| short(score_hand(&rules, ONE, KnockKind::Knock, 3, 10, upcard));
         assert_eq!(knock(spade), hand(HandOutcome::Knock, Some(ONE), 14));
         assert_eq!(knock(heart), hand(HandOutcome::Knock, Some(ONE), 7));
-        let undercut = score_hand(&rules, ONE, KnockKind::Knock, 5, 2, spade);
+        let undercut = short(score_hand(&rules, ONE, KnockKind::Knock, 5, 2, spade));
         assert_eq!(undercut, hand(HandOutcome::Undercut, Some(TWO), 56));
-        let gin = score_hand(&rules, TWO, KnockKind::Gin, 0, 6, spade);
+        let gin = short(score_hand(&rules, TWO, KnockKind::Gin, 0, 6, spade));
         assert_eq!(gin, hand(HandOutcome::Gin, Some(TWO), 62));
-        let big_gin = score_hand(&rules, TWO, KnockKind::BigGin, 0, 0, spade);
+        let big_gin = short(score_hand(&rules, TWO, KnockKind::BigGin, 0, 0, spade));
         assert_eq!(big_gin, hand(HandOutcome::BigGin, Some(TWO), 62));
         // Off in the preset itself.
         let plain = score_hand(&Ruleset::oklahoma(), ONE, KnockKind::Knock, 3, 10, spade);
         assert_eq!(plain.points, 7);
+    }
+
+    #[test]
+    fn the_breakdown_says_where_the_points_come_from() {
+        let rules = Ruleset { spade_doubles: true, ..Ruleset::standard() };
+        let parts = |kind, k, d, upcard: &str| {
+            let s = score_hand(&rules, ONE, kind, k, d, card(upcard));
+            (s.base, s.bonus, s.doubled, s.points)
+        };
+        assert_eq!(parts(KnockKind::Knock, 4, 30, "7H"), (26, 0, false, 26));
+        assert_eq!(parts(KnockKind::Knock, 8, 6, "7H"), (2, 25, false, 27));
+        assert_eq!(parts(KnockKind::Gin, 0, 17, "7S"), (17, 25, true, 84));
+        assert_eq!(parts(KnockKind::BigGin, 0, 3, "7D"), (3, 31, false, 34));
+        assert_eq!(parts(KnockKind::Knock, 0, 9, "7H"), (9, 25, false, 34));
+        let tie = score_hand(&Ruleset { tie: TieRule::NoScore, ..rules }, ONE, KnockKind::Knock, 5, 5, card("7S"));
+        assert_eq!((tie.base, tie.bonus, tie.doubled, tie.points), (0, 0, false, 0));
     }
 
     #[test]
@@ -393,12 +441,12 @@ mod tests {
 
     #[test]
     fn hand_score_serde() {
-        let score = hand(HandOutcome::Undercut, Some(TWO), 26);
+        let score = score_hand(&Ruleset::standard(), ONE, KnockKind::Knock, 5, 4, card("2C"));
         let json = serde_json::to_string(&score).unwrap();
-        assert_eq!(json, r#"{"outcome":"UNDERCUT","winner":"two","points":26}"#);
+        assert_eq!(json, r#"{"outcome":"UNDERCUT","winner":"two","points":26,"base":1,"bonus":25,"doubled":false}"#);
         assert_eq!(serde_json::from_str::<HandScore>(&json).unwrap(), score);
         let dead = serde_json::to_string(&HandScore::dead()).unwrap();
-        assert_eq!(dead, r#"{"outcome":"DEAD","winner":null,"points":0}"#);
+        assert_eq!(dead, r#"{"outcome":"DEAD","winner":null,"points":0,"base":0,"bonus":0,"doubled":false}"#);
     }
 
     #[test]

@@ -132,6 +132,11 @@ fn v14_what_each_meld_accepts() {
     assert_eq!(solver.defend(&shown, cards("4S TH AH KS")).laid_off, cards("4S TH"));
 }
 
+/// A hand won by `winner` with `base + bonus` points, not doubled.
+fn scored(outcome: HandOutcome, winner: Player, base: u32, bonus: u32) -> HandScore {
+    HandScore { outcome, winner: Some(winner), points: base + bonus, base, bonus, doubled: false }
+}
+
 /// Scores a knock under `rules` from the hands, as the referee would: the knocker shows a best
 /// arrangement and the defender answers with its best defense.
 fn score_knock(rules: &Ruleset, knocker: &str, defender: &str, upcard: &str) -> HandScore {
@@ -153,30 +158,30 @@ fn v8_and_v10_and_v13_scores() {
     let v8 = cards("3S 4S 8S 4C 8C 4D 8D 5H 6H 7H");
     let runs = solver.defend(&melds(&["5S 6S 7S", "5C 6C 7C", "5D 6D 7D"]), v8);
     let score = score_hand(&rules, Player::One, KnockKind::Knock, 1, runs.deadwood, "KH".parse().unwrap());
-    assert_eq!(score, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 26 });
+    assert_eq!(score, scored(HandOutcome::Undercut, Player::Two, 1, 25));
     let sets = solver.defend(&melds(&["5S 5C 5D", "6S 6C 6D", "7S 7C 7D"]), v8);
     let score = score_hand(&rules, Player::One, KnockKind::Knock, 1, sets.deadwood, "KH".parse().unwrap());
-    assert_eq!(score, HandScore { outcome: HandOutcome::Knock, winner: Some(Player::One), points: 2 });
+    assert_eq!(score, scored(HandOutcome::Knock, Player::One, 2, 0));
 
     let v10 = score_knock(&rules, "AS 2S 3S 7H 7D 7C JC QC KC 3H", "4S 9D 9H 9S TD TH TS 4D 5D 6D", "KH");
-    assert_eq!(v10, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 28 });
+    assert_eq!(v10, scored(HandOutcome::Undercut, Player::Two, 3, 25));
 
     let v13 = solver.defend(&melds(&["KS KC KD", "5S 6S 7S", "9C TC JC"]), cards("2S 8S 9S AC 2C 7C 8C 2D 8D 2H"));
     let score = score_hand(&rules, Player::One, KnockKind::Knock, 10, v13.deadwood, "KH".parse().unwrap());
-    assert_eq!(score, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 26 });
+    assert_eq!(score, scored(HandOutcome::Undercut, Player::Two, 1, 25));
 }
 
 #[test]
 fn v9_a_tie_is_an_undercut() {
     let score = score_hand(&Ruleset::standard(), Player::One, KnockKind::Knock, 5, 5, "KH".parse().unwrap());
-    assert_eq!(score, HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::Two), points: 25 });
+    assert_eq!(score, scored(HandOutcome::Undercut, Player::Two, 0, 25));
 }
 
 #[test]
 fn v12_gin_against_zero_deadwood() {
     let rules = Ruleset::standard();
     let score = score_knock(&rules, "AS 2S 3S 7H 7D 7C JC QC KC TC", "4S 5S 6S 9D 9H 9S 2D 3D 4D 5D", "KH");
-    assert_eq!(score, HandScore { outcome: HandOutcome::Gin, winner: Some(Player::One), points: 25 });
+    assert_eq!(score, scored(HandOutcome::Gin, Player::One, 0, 25));
 }
 
 #[test]

@@ -1,0 +1,167 @@
+//! Knocking and answering a knock: which discards may knock (rules 9, 10 and 13), the knocker's
+//! arrangement that offers the least to lay off (rule 11), and the defender's answer when it
+//! keeps some melds of its own (rules 15 and 16).
+
+use gin_cards::{Card, CardSet, Rank};
+
+use crate::{Arrangement, KnockLimit, Meld, Ruleset, Showing, ShowingError, Solver};
+
+impl Ruleset {
+    /// The cards a player holding `hand` (after its draw) may discard: all of them, less the
+    /// card `taken` from the discard pile this turn where the rules forbid discarding it (rule 9).
+    pub fn discardable(&self, hand: CardSet, taken: Option<Card>) -> CardSet {
+        match taken {
+            Some(taken) if !self.may_discard_taken_card => hand.without(taken),
+            _ => hand,
+        }
+    }
+
+    /// The discards with which a player holding `hand` (11 cards, after its draw) may knock in a
+    /// hand whose knock limit is `limit` (gin included): those among [`Ruleset::discardable`] that
+    /// leave at most `limit` deadwood (rules 9 and 10).
+    ///
+    /// ```
+    /// use gin_rules::Ruleset;
+    ///
+    /// let rules = Ruleset::standard();
+    /// let hand = "AS 2S 3S 4H 5H 6H 7C 8C 9C KD QD".parse()?;
+    /// assert_eq!(rules.knock_discards(hand, None, 10).to_string(), "QD KD");
+    /// // The queen was just taken from the pile: it must stay, and the king alone may go.
+    /// assert_eq!(rules.knock_discards(hand, Some("QD".parse()?), 10).to_string(), "KD");
+    /// assert!(rules.knock_discards(hand, None, 5).is_empty());
+    /// # Ok::<(), gin_cards::ParseError>(())
+    /// ```
+    pub fn knock_discards(&self, hand: CardSet, taken: Option<Card>, limit: u32) -> CardSet {
+        let solver = self.solver();
+        // A discard lowers the deadwood by at most its value (10), so one cheap solve rules out most
+        // hands before the search of discards.
+        if solver.min_deadwood(hand) > limit + 10 || solver.best_discards(hand).deadwood > limit {
+            return CardSet::EMPTY;
+        }
+        self.discardable(hand, taken).iter().filter(|&card| solver.min_deadwood(hand.without(card)) <= limit).collect()
+    }
+
+    /// Whether a player holding `hand` after its draw may go big gin: big gin is played and all
+    /// 11 cards meld (rule 13).
+    pub fn is_big_gin(&self, hand: CardSet) -> bool {
+        self.big_gin_bonus.is_some() && hand.len() == 11 && self.solver().is_all_melded(hand)
+    }
+
+    /// Under the Oklahoma rule, the lowest first upcard that lets a hand with `deadwood` knock: an
+    /// ace for gin, a two for 1 or 2 points, …, a ten for 10; `None` above 10 (rule 14).
+    pub fn lowest_upcard_for(deadwood: u32) -> Option<Rank> {
+        let oklahoma = Ruleset { knock_limit: KnockLimit::Upcard, ..Ruleset::standard() };
+        Rank::ALL.into_iter().find(|&rank| {
+            oklahoma.knock_limit_for(Card::new(rank, gin_cards::Suit::Clubs)) >= deadwood
+        })
+    }
+}
+
+impl Solver {
+    /// Among the best arrangements of the knocker's `kept` cards, the one whose melds take the
+    /// least layoff weight: each card that would fit one of its melds (the fourth of a 3-card
+    /// set, the neighbour at either end of a run) counts `weight(card)`, such as the chance that
+    /// the defender holds it times its value (rule 11: the knocker's arrangement is its choice).
+    /// Ties go to the first arrangement found.
+    pub fn safest_arrangement(self, kept: CardSet, weight: impl Fn(Card) -> f64) -> Arrangement {
+        let exposure = |arrangement: &Arrangement| -> f64 {
+            arrangement.melds().iter().flat_map(|meld| meld.layoff_targets(self.ace_high())).map(&weight).sum()
+        };
+        self.best_arrangements(kept)
+            .iter()
+            .map(|arrangement| (exposure(arrangement), arrangement))
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+            .map_or_else(|| self.best_arrangement(kept), |(_, arrangement)| *arrangement)
+    }
+
+    /// The defender's answer when it keeps `own` melds: the rest of `hand` is laid off on
+    /// `knocker_melds` and melded the best way (rules 15 and 16). Pass no knocker melds when
+    /// layoffs are not allowed.
+    ///
+    /// # Errors
+    /// [`ShowingError`] if `own` uses cards not in `hand` or a card twice.
+    pub fn defend_keeping(self, knocker_melds: &[Meld], hand: CardSet, own: &[Meld]) -> Result<Showing, ShowingError> {
+        let kept = Showing::new(hand, own, CardSet::EMPTY)?;
+        let defense = self.defend(knocker_melds, kept.unmelded());
+        let melds = [own, defense.arrangement.melds()].concat();
+        Showing::new(hand, &melds, defense.laid_off)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(text: &str) -> CardSet {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn knock_discards_follow_the_limit_and_the_taken_card() {
+        let rules = Ruleset::standard();
+        let hand = cards("AS 2S 3S 4H 5H 6H 7C 8C 9C KD 2D");
+        assert_eq!(rules.knock_discards(hand, None, 10), cards("KD 2D"));
+        assert_eq!(rules.knock_discards(hand, None, 2), cards("KD"));
+        assert_eq!(rules.knock_discards(hand, Some(cards("KD").first().unwrap()), 10), cards("2D"));
+        let lax = Ruleset { may_discard_taken_card: true, ..Ruleset::standard() };
+        assert_eq!(lax.knock_discards(hand, Some(cards("KD").first().unwrap()), 10), cards("KD 2D"));
+        assert!(rules.knock_discards(hand, None, 1).is_empty());
+        // Knocks are only ever discards.
+        let taken = Some(cards("2D").first().unwrap());
+        assert!(rules.knock_discards(hand, taken, 10).is_subset(rules.discardable(hand, taken)));
+    }
+
+    #[test]
+    fn big_gin_needs_all_eleven_and_the_rule() {
+        let eleven = cards("AS 2S 3S 4S 5H 6H 7H 8C 8D 8H 8S");
+        assert!(Ruleset::standard().is_big_gin(eleven));
+        assert!(!Ruleset::eaai().is_big_gin(eleven));
+        assert!(!Ruleset::standard().is_big_gin(cards("AS 2S 3S 4S 5H 6H 7H 8C 8D 8H 9S")));
+    }
+
+    #[test]
+    fn lowest_upcards_under_oklahoma() {
+        assert_eq!(Ruleset::lowest_upcard_for(0), Some(Rank::Ace));
+        assert_eq!(Ruleset::lowest_upcard_for(1), Some(Rank::Two));
+        assert_eq!(Ruleset::lowest_upcard_for(2), Some(Rank::Two));
+        assert_eq!(Ruleset::lowest_upcard_for(7), Some(Rank::Seven));
+        assert_eq!(Ruleset::lowest_upcard_for(10), Some(Rank::Ten));
+        assert_eq!(Ruleset::lowest_upcard_for(11), None);
+    }
+
+    #[test]
+    fn the_safest_arrangement_offers_the_least_to_lay_off() {
+        // Vector V8's knocker: three runs or three sets, the same deadwood.
+        let kept = cards("7S 8S 9S 7H 8H 9H 7D 8D 9D KC");
+        let solver = Solver::ACE_LOW;
+        assert!(solver.best_arrangements(kept).len() > 1);
+        // Weigh only the 6S: the runs take it, so the sets are shown; weigh the 7C and the runs are.
+        let only = |text: &str| {
+            let card = cards(text).first().unwrap();
+            solver.safest_arrangement(kept, move |c| if c == card { 6.0 } else { 0.0 })
+        };
+        let sets = only("6S");
+        assert!(sets.melds().iter().all(|meld| meld.kind() == crate::MeldKind::Set), "{sets}");
+        let runs = only("7C");
+        assert!(runs.melds().iter().all(|meld| meld.kind() == crate::MeldKind::Run), "{runs}");
+        assert_eq!(runs.deadwood(), solver.min_deadwood(kept));
+    }
+
+    #[test]
+    fn a_defender_keeping_its_melds_lays_off_the_rest() {
+        let solver = Solver::ACE_LOW;
+        let knocker = [Meld::new(cards("5S 6S 7S"), false).unwrap()];
+        let hand = cards("8S 9S 8H 8D 8C 2C 3C 4C KH QH");
+        // Keeping the four 8s leaves the 9S with no 8S to chain from: it stays unmelded.
+        let own = [Meld::new(cards("8S 8H 8D 8C"), false).unwrap()];
+        let shown = solver.defend_keeping(&knocker, hand, &own).unwrap();
+        assert_eq!(shown.laid_off(), CardSet::EMPTY);
+        assert_eq!(shown.melds().len(), 2);
+        assert_eq!(shown.deadwood(), 9 + 10 + 10);
+        // Left to itself it lays 8S 9S off and keeps three 8s.
+        let best = solver.defend(&knocker, hand);
+        assert_eq!((best.laid_off, best.deadwood), (cards("8S 9S"), 20));
+        let bad = [Meld::new(cards("AD 2D 3D"), false).unwrap()];
+        assert!(solver.defend_keeping(&knocker, hand, &bad).is_err());
+    }
+}
