@@ -102,15 +102,13 @@ fn seat(player: Player) -> &'static str {
     }
 }
 
-/// Builds the log's lines from the referee's events.
+/// Builds the log's lines from the referee's events: each hand's line from its deal and the
+/// showdown its end carries.
 #[derive(Default)]
 struct HandLines {
     text: String,
     number: u32,
     dealer: Option<Player>,
-    knocker: Option<Player>,
-    deadwood: ByPlayer<Option<u32>>,
-    laid_off: String,
 }
 
 impl HandLines {
@@ -119,31 +117,19 @@ impl HandLines {
             Event::HandStarted { number, dealer, .. } => {
                 self.number = *number;
                 self.dealer = Some(*dealer);
-                self.knocker = None;
-                self.deadwood = ByPlayer::default();
-                self.laid_off.clear();
             }
-            Event::Knocked { player, deadwood, .. } => {
-                self.knocker = Some(*player);
-                self.deadwood[*player] = Some(*deadwood);
-            }
-            Event::LaidOff { player, laid_off, deadwood, .. } => {
-                self.deadwood[*player] = Some(*deadwood);
-                self.laid_off =
-                    if laid_off.is_empty() { "-".to_owned() } else { laid_off.to_string().replace(' ', ",") };
-            }
-            Event::HandEnded { score, points } => {
+            Event::HandEnded { score, points, showdown } => {
                 let kind = score.outcome.as_str();
-                let dw = |p: Player| self.deadwood[p].map_or("-".to_owned(), |d| d.to_string());
                 let _ = write!(self.text, "hand {} dealer {} {kind}", self.number, self.dealer.map_or("-", seat));
-                if let Some(knocker) = self.knocker {
+                if let Some(showdown) = showdown {
+                    let laid_off = showdown.shown[showdown.defender()].laid_off();
                     let _ = write!(
                         self.text,
                         " knocker {} deadwood {}/{} laid_off {}",
-                        seat(knocker),
-                        dw(knocker),
-                        dw(knocker.opponent()),
-                        if self.laid_off.is_empty() { "-" } else { &self.laid_off }
+                        seat(showdown.knocker),
+                        showdown.knocker_deadwood(),
+                        showdown.defender_deadwood(),
+                        if laid_off.is_empty() { "-".to_owned() } else { laid_off.to_string().replace(' ', ",") }
                     );
                 }
                 let to = score.winner.map_or("nobody", seat);

@@ -36,7 +36,7 @@ fn positions() -> (Vec<Position>, Vec<Position>) {
             let legal = game.legal_actions();
             let action = if player == Player::One {
                 let snapshot = Position { game: game.clone(), expert: expert.clone(), legal: legal.clone() };
-                match game.hand().phase() {
+                match game.deal().phase() {
                     Phase::UpcardOffer | Phase::Draw => draws.push(snapshot),
                     Phase::Discard => discards.push(snapshot),
                     _ => {}
@@ -45,7 +45,7 @@ fn positions() -> (Vec<Position>, Vec<Position>) {
             } else {
                 simple.choose(&game.view(player), &legal)
             };
-            let events = game.play(player, &action).expect("agents play legal actions");
+            let events = game.play(player, action).expect("agents play legal actions");
             for event in &events {
                 expert.observe(&event.seen_by(Player::One));
                 simple.observe(&event.seen_by(Player::Two));

@@ -35,7 +35,7 @@ fn time(spec: &str, games: u64) -> (Vec<Duration>, Vec<Duration>) {
             }
             let legal = game.legal_actions();
             let action = if player == Player::One {
-                let knockable = game.hand().phase() == Phase::Discard
+                let knockable = game.deal().phase() == Phase::Discard
                     && legal.iter().any(|action| matches!(action, Action::Knock { .. }));
                 let started = Instant::now();
                 let action = agent.choose(&game.view(player), &legal);
@@ -48,7 +48,7 @@ fn time(spec: &str, games: u64) -> (Vec<Duration>, Vec<Duration>) {
             } else {
                 simple.choose(&game.view(player), &legal)
             };
-            let events = game.play(player, &action).expect("agents play legal actions");
+            let events = game.play(player, action).expect("agents play legal actions");
             deliver(&mut agent, &mut simple, &events);
         }
     }

@@ -19,7 +19,7 @@
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet, Rank};
 use gin_engine::{Action, Agent, Event, Phase, PlayerView};
-use gin_rules::{Player, Ruleset, Solver};
+use gin_rules::{Player, Ruleset, Showing, Solver};
 
 use crate::Tracker;
 
@@ -112,9 +112,6 @@ pub struct ExpertAgent {
     rng: GinRng,
     tracker: Tracker,
     solver: Solver,
-    /// Probes only (never set in play): the opponent's real hand, and the share of it mixed into
-    /// the opponent model, to measure what a truer model would be worth.
-    peek: Option<(CardSet, f64)>,
 }
 
 impl Default for ExpertAgent {
@@ -131,19 +128,12 @@ impl ExpertAgent {
             rng: random::seeded_rng(0),
             tracker: Tracker::new(Player::One),
             solver: Solver::ACE_LOW,
-            peek: None,
         }
     }
 
     /// Its parameters.
     pub fn params(&self) -> &ExpertParams {
         &self.params
-    }
-
-    /// Probes only: mix `share` of the opponent's real `hand` into its opponent model.
-    #[cfg(test)]
-    pub(crate) fn peek(&mut self, hand: CardSet, share: f64) {
-        self.peek = Some((hand, share));
     }
 
     /// What it has seen of the hand so far.
@@ -157,21 +147,15 @@ impl ExpertAgent {
         (s.unseen, s.opponent)
     }
 
-    /// A knock discarding `discard`, showing the arrangement that offers the least to lay off.
-    pub(crate) fn knock_action(&self, view: &PlayerView<'_>, discard: Card) -> Action {
+    /// What it shows when it knocks discarding `discard`: the best arrangement that offers the
+    /// opponent the least to lay off, by the chance it holds each card that would fit, times its
+    /// value.
+    pub(crate) fn knock_showing(&self, view: &PlayerView<'_>, discard: Card) -> Option<Showing> {
         let s = self.situation(view);
-        self.knock_with(&s, view.hand.without(discard), discard)
-    }
-
-    /// The chance it gives that the opponent can meld each card of the view's hand, by bit.
-    #[cfg(test)]
-    pub(crate) fn dangers(&self, view: &PlayerView<'_>) -> [f64; 64] {
-        let s = self.situation(view);
-        let mut dangers = [0.0; 64];
-        for card in view.hand {
-            dangers[usize::from(card.bit())] = s.danger(card);
-        }
-        dangers
+        let safest = s.solver.safest_arrangement(view.hand.without(discard), |card| {
+            s.opponent[usize::from(card.bit())] * f64::from(card.value())
+        });
+        Showing::of_arrangement(&safest)
     }
 
     /// The cost of each legal plain discard (lower is better), best first.
@@ -316,12 +300,6 @@ impl ExpertAgent {
         for card in known {
             opponent[usize::from(card.bit())] = 1.0;
         }
-        if let Some((truth, share)) = self.peek {
-            for card in unseen {
-                let p = &mut opponent[usize::from(card.bit())];
-                *p = share * f64::from(u8::from(truth.contains(card))) + (1.0 - share) * *p;
-            }
-        }
         Situation { solver: self.solver, params: &self.params, unseen, knock_limit: view.knock_limit, opponent }
     }
 
@@ -349,11 +327,11 @@ impl ExpertAgent {
         legal: &[Action],
         why: &mut Option<&mut Vec<String>>,
     ) -> Action {
-        if let Some(big) = legal.iter().find(|a| matches!(a, Action::BigGin { .. })) {
+        if legal.contains(&Action::BigGin) {
             if let Some(why) = why {
                 why.push("all 11 cards meld: big gin".to_owned());
             }
-            return big.clone();
+            return Action::BigGin;
         }
         let s = self.situation(view);
         let hand = view.hand;
@@ -367,7 +345,7 @@ impl ExpertAgent {
                         best = Some((cost, *card));
                     }
                 }
-                Action::Knock { discard, .. } => {
+                Action::Knock { discard } => {
                     let deadwood = s.solver.min_deadwood(hand.without(*discard));
                     let danger = s.danger(*discard);
                     if best_knock.is_none_or(|(d, g, _)| deadwood < d || (deadwood == d && danger < g)) {
@@ -391,7 +369,7 @@ impl ExpertAgent {
                         format!("discarding {discard} leaves {deadwood} deadwood, and early in the hand a knock rarely meets an undercut")
                     });
                 }
-                return self.knock_with(&s, hand.without(discard), discard);
+                return Action::knock(discard);
             }
             if let Some(why) = why {
                 why.push(format!(
@@ -420,32 +398,8 @@ impl ExpertAgent {
         }
         match best {
             Some((_, card)) => Action::Discard { card },
-            None => legal[random::index(&mut self.rng, legal.len())].clone(),
+            None => legal[random::index(&mut self.rng, legal.len())],
         }
-    }
-}
-
-impl ExpertAgent {
-    /// Knocks with `discard`, showing the best arrangement of `kept` that offers the opponent
-    /// the least to lay off (by the chance it holds each card that would fit, times its value).
-    fn knock_with(&self, s: &Situation<'_>, kept: CardSet, discard: Card) -> Action {
-        let arrangements = s.solver.best_arrangements(kept);
-        let exposure = |melds: &[gin_rules::Meld]| -> f64 {
-            let mut total = 0.0;
-            for meld in melds {
-                // A run's chain beyond its first neighbour is unlikely: count the neighbours.
-                for card in meld.layoff_targets(s.solver.ace_high()) {
-                    total += s.opponent[usize::from(card.bit())] * f64::from(card.value());
-                }
-            }
-            total
-        };
-        let best = arrangements
-            .iter()
-            .map(|a| (exposure(a.melds()), a))
-            .min_by(|x, y| x.0.total_cmp(&y.0))
-            .map(|(_, a)| a.melds().iter().map(|m| m.cards()).collect());
-        Action::Knock { discard, melds: best }
     }
 }
 
@@ -466,6 +420,13 @@ impl Agent for ExpertAgent {
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         self.decide(view, legal, &mut None)
+    }
+
+    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
+        match action {
+            Action::Knock { discard } => self.knock_showing(view, discard),
+            _ => None,
+        }
     }
 }
 
@@ -501,13 +462,9 @@ impl ExpertAgent {
                 if let Some(why) = why {
                     why.push("the engine lays off the best way".to_owned());
                 }
-                Action::LAY_OFF_BEST
+                Action::LayOff
             }
         };
-        let listed = match &wanted {
-            Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
-            other => legal.contains(other),
-        };
-        if listed { wanted } else { legal[random::index(&mut self.rng, legal.len())].clone() }
+        if legal.contains(&wanted) { wanted } else { legal[random::index(&mut self.rng, legal.len())] }
     }
 }

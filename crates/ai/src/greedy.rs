@@ -86,15 +86,15 @@ impl GreedyAgent {
     }
 
     fn discard_or_knock(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Option<Action> {
-        if legal.contains(&Action::BigGin { melds: None }) {
-            return Some(Action::BigGin { melds: None });
+        if legal.contains(&Action::BigGin) {
+            return Some(Action::BigGin);
         }
         // Never the card just taken, even under a house rule that lists it.
         let taken = view.taken_card.map_or(CardSet::EMPTY, CardSet::from);
         let knocks: CardSet = legal
             .iter()
             .filter_map(|action| match action {
-                Action::Knock { discard, melds: None } => Some(*discard),
+                Action::Knock { discard } => Some(*discard),
                 _ => None,
             })
             .collect();
@@ -139,12 +139,12 @@ impl Agent for GreedyAgent {
             Phase::Draw if legal.contains(&Action::DrawPile) && GreedyAgent::improves(view) => Some(Action::DrawPile),
             Phase::Draw => Some(Action::DrawStock),
             Phase::Discard => self.discard_or_knock(view, legal),
-            Phase::LayOff => Some(Action::LAY_OFF_BEST),
+            Phase::LayOff => Some(Action::LayOff),
             Phase::Over => None,
         };
         match action {
             Some(action) if legal.contains(&action) => action,
-            _ => legal.first().cloned().unwrap_or(Action::LAY_OFF_BEST),
+            _ => legal.first().copied().unwrap_or(Action::LayOff),
         }
     }
 }

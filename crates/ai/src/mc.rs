@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Event, Phase, PlayerView};
-use gin_rules::{KnockKind, Player, Ruleset};
+use gin_rules::{KnockKind, Player, Ruleset, Showing};
 
 use crate::{ExpertAgent, ExpertParams};
 use odds::WinOdds;
@@ -223,7 +223,7 @@ impl McAgent {
 
     /// The candidates at this decision, the expert's choice first; `None` when there is nothing
     /// to search.
-    fn candidates(&self, view: &PlayerView<'_>, legal: &[Action], base: &Action) -> Option<Vec<Candidate>> {
+    fn candidates(&self, view: &PlayerView<'_>, legal: &[Action], base: Action) -> Option<Vec<Candidate>> {
         let mut list = Vec::with_capacity(MAX_CANDIDATES);
         match view.phase {
             Phase::Discard => {
@@ -231,22 +231,22 @@ impl McAgent {
                 let knocks: CardSet = legal
                     .iter()
                     .filter_map(|a| match a {
-                        Action::Knock { discard, .. } => Some(*discard),
+                        Action::Knock { discard } => Some(*discard),
                         _ => None,
                     })
                     .collect();
                 let ranked = self.expert.ranked_discards(view, legal);
                 match base {
-                    Action::BigGin { .. } => return None,
-                    Action::Knock { discard, .. } => {
-                        if solver.min_deadwood(view.hand.without(*discard)) == 0 {
+                    Action::BigGin => return None,
+                    Action::Knock { discard } => {
+                        if solver.min_deadwood(view.hand.without(discard)) == 0 {
                             return None;
                         }
-                        list.push(Candidate::Knock(*discard));
+                        list.push(Candidate::Knock(discard));
                         list.extend(ranked.first().map(|&(_, card)| Candidate::Discard(card)));
                     }
                     Action::Discard { card } => {
-                        list.push(Candidate::Discard(*card));
+                        list.push(Candidate::Discard(card));
                         // The knock that leaves the least deadwood, shedding the highest card.
                         let best = knocks
                             .iter()
@@ -265,7 +265,7 @@ impl McAgent {
                 }
             }
             Phase::Draw if self.params.search_draws && legal.contains(&Action::DrawPile) => {
-                if *base == Action::DrawPile {
+                if base == Action::DrawPile {
                     list.extend([Candidate::TakePile, Candidate::DrawStock]);
                 } else {
                     list.extend([Candidate::DrawStock, Candidate::TakePile]);
@@ -338,16 +338,13 @@ impl McAgent {
     fn learn(&mut self, event: &Event) {
         let solver = self.rules.solver();
         match event {
-            Event::Knocked { player, deadwood, kind: KnockKind::Knock, .. }
-                if *player != self.seat && *deadwood > 0 && self.expert.tracker().draws() >= 4 =>
+            Event::Knocked { player, shown, kind: KnockKind::Knock, .. }
+                if *player != self.seat && shown.deadwood() > 0 && self.expert.tracker().draws() >= 4 =>
             {
                 self.opponent_knocks += self.params.evidence.max(0.0);
             }
-            Event::LaidOff { player, melds, laid_off, unmelded, .. } if *player != self.seat => {
-                let mut cards = *laid_off | *unmelded;
-                for meld in melds {
-                    cards |= meld.cards();
-                }
+            Event::HandEnded { showdown: Some(showdown), .. } if showdown.knocker == self.seat => {
+                let cards = showdown.shown[showdown.defender()].hand();
                 let played = !self.expert.tracker().opponent_discarded().is_empty();
                 if played && cards.len() == 10 && solver.min_deadwood(cards) <= self.knock_limit {
                     self.opponent_holds += self.params.evidence.max(0.0);
@@ -589,26 +586,26 @@ impl Agent for McAgent {
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         let base = self.expert.choose(view, legal);
-        let Some(candidates) = self.candidates(view, legal, &base) else {
+        let Some(candidates) = self.candidates(view, legal, base) else {
             return base;
         };
         match self.search(view, &candidates) {
             Some(choice) if choice != candidates[0] => {
-                // A knock shows the arrangement that offers the least to lay off.
                 let action = match choice {
-                    Candidate::Knock(card) => self.expert.knock_action(view, card),
+                    Candidate::Knock(card) => Action::knock(card),
                     Candidate::Discard(card) => Action::Discard { card },
                     Candidate::TakePile => Action::DrawPile,
                     Candidate::DrawStock => Action::DrawStock,
                 };
-                let listed = match &action {
-                    Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
-                    other => legal.contains(other),
-                };
-                if listed { action } else { base }
+                if legal.contains(&action) { action } else { base }
             }
             _ => base,
         }
+    }
+
+    /// A knock shows the expert's arrangement, the one that offers the least to lay off.
+    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
+        self.expert.show(view, action)
     }
 }
 
@@ -649,357 +646,5 @@ mod tests {
         assert!(one.outcome.winner().is_some());
         assert_eq!(format!("{:?}", one.events), format!("{:?}", two.events));
         assert_eq!(format!("{:?}", one.events), format!("{:?}", three.events));
-    }
-}
-
-#[cfg(test)]
-mod calibration {
-    use super::*;
-    use gin_engine::Game;
-
-    /// Game `g` of a probe: `mc` with `params` in the seat the game's parity gives, against
-    /// `opponent`. [`Probe::next_turn`] plays the opponent's turns and stops at each of `mc`'s.
-    struct Probe<'a> {
-        mc: McAgent,
-        game: Game,
-        me: Player,
-        opponent: &'a mut dyn Agent,
-        /// Every event of the game so far, as the referee saw them.
-        events: Vec<Event>,
-    }
-
-    impl<'a> Probe<'a> {
-        fn new(rules: &Ruleset, g: u64, params: &McParams, opponent: &'a mut dyn Agent) -> Probe<'a> {
-            let mut mc = McAgent::new("mc", params.clone(), ExpertParams::default());
-            let (game, opening) = Game::new(rules, g);
-            let me = if g.is_multiple_of(2) { Player::One } else { Player::Two };
-            mc.start_game(me, rules, g);
-            opponent.start_game(me.opponent(), rules, g + 1000);
-            let mut probe = Probe { mc, game, me, opponent, events: Vec::new() };
-            probe.deliver(opening);
-            probe
-        }
-
-        /// Tells both players what each may see of `events`.
-        fn deliver(&mut self, events: Vec<Event>) {
-            for e in &events {
-                self.mc.observe(&e.seen_by(self.me));
-                self.opponent.observe(&e.seen_by(self.me.opponent()));
-            }
-            self.events.extend(events);
-        }
-
-        /// Plays the opponent's turns until `mc` is to act, and returns its legal actions; `None`
-        /// once the game is over (or past 30 hands).
-        fn next_turn(&mut self) -> Option<Vec<Action>> {
-            while let Some(player) = self.game.to_act() {
-                if self.game.hand_number() > 30 {
-                    return None;
-                }
-                let legal = self.game.legal_actions();
-                if player == self.me {
-                    return Some(legal);
-                }
-                let action = self.opponent.choose(&self.game.view(player), &legal);
-                self.play(player, &action);
-            }
-            None
-        }
-
-        /// Plays `mc`'s action.
-        fn play_mine(&mut self, action: &Action) {
-            self.play(self.me, action);
-        }
-
-        fn play(&mut self, player: Player, action: &Action) {
-            let events = self.game.play(player, action).unwrap();
-            self.deliver(events);
-        }
-
-        /// The opponent's real hand.
-        fn real(&self) -> CardSet {
-            self.game.hand().cards(self.me.opponent())
-        }
-    }
-
-    /// At every knockable discard of `mc` against `opponent`, the knock's points and the
-    /// opponent's deadwood as the futures see them against the truth; and where it played on, the
-    /// playouts' points against the hand's real result.
-    pub(super) fn knock_bias(params: &McParams, opponent: &mut dyn Agent, games: u64, futures: usize) -> Bias {
-        let rules = Ruleset::eaai();
-        let (mut n, mut sampled, mut truth, mut sampled_dw, mut true_dw) = (0, 0.0, 0.0, 0.0, 0.0);
-        let mut play_on = (0usize, 0.0, 0.0);
-        for g in 0..games {
-            let mut probe = Probe::new(&rules, g, params, opponent);
-            let mut rng = random::seeded_rng(g);
-            let mut pending: Vec<f64> = Vec::new();
-            let mut seen = 0;
-            loop {
-                let turn = probe.next_turn();
-                // The hands that ended since: the playouts' points against the real result.
-                for e in &probe.events[seen..] {
-                    if let Event::HandEnded { score, .. } = e {
-                        let actual = match score.winner {
-                            Some(w) if w == probe.me => score.points as f64,
-                            Some(_) => -(score.points as f64),
-                            None => 0.0,
-                        };
-                        for p in pending.drain(..) {
-                            play_on.0 += 1;
-                            play_on.1 += p;
-                            play_on.2 += actual;
-                        }
-                    }
-                }
-                seen = probe.events.len();
-                let Some(legal) = turn else { break };
-                let view = probe.game.view(probe.me);
-                if view.phase == Phase::Discard {
-                    let solver = rules.solver();
-                    let best = legal
-                        .iter()
-                        .filter_map(|a| match a {
-                            Action::Knock { discard, .. } => Some(*discard),
-                            _ => None,
-                        })
-                        .map(|card| (solver.min_deadwood(view.hand.without(card)), card))
-                        .min_by_key(|&(d, card)| (d, u8::MAX - card.value()));
-                    if let Some((deadwood, card)) = best.filter(|&(d, _)| d > 0) {
-                        let candidates = [Candidate::Knock(card)];
-                        let search = probe.mc.prepare(&view, &candidates).unwrap();
-                        let kept = view.hand.without(card);
-                        let opponent_hand = probe.game.hand().cards(probe.me.opponent());
-                        n += 1;
-                        truth += f64::from(search.table.knock_points(0, kept, deadwood, opponent_hand));
-                        true_dw += f64::from(solver.min_deadwood(opponent_hand));
-                        for _ in 0..futures {
-                            let (world, _) = search.sample(&mut rng);
-                            sampled += f64::from(search.table.knock_points(0, kept, deadwood, world.hands[1]))
-                                / futures as f64;
-                            sampled_dw += f64::from(solver.min_deadwood(world.hands[1])) / futures as f64;
-                        }
-                    }
-                }
-                let action = probe.mc.choose(&view, &legal);
-                if let (Action::Discard { card }, true) =
-                    (&action, legal.iter().any(|a| matches!(a, Action::Knock { .. })))
-                {
-                    let candidates = [Candidate::Discard(*card)];
-                    let search = probe.mc.prepare(&view, &candidates).unwrap();
-                    let mut total = 0.0;
-                    for _ in 0..futures {
-                        let (mut world, style) = search.sample(&mut rng);
-                        let points = search.play(candidates[0], &mut world, [Style::GinHunter, style], &mut rng);
-                        total += f64::from(points);
-                    }
-                    pending.push(total / futures as f64);
-                }
-                probe.play_mine(&action);
-            }
-        }
-        let k = n.max(1) as f64;
-        let j = play_on.0.max(1) as f64;
-        Bias {
-            knockable: n,
-            knock: (sampled / k, truth / k),
-            deadwood: (sampled_dw / k, true_dw / k),
-            played_on: play_on.0,
-            play_on: (play_on.1 / j, play_on.2 / j),
-        }
-    }
-
-    /// What the probe measures: each pair is (the futures' mean, the truth's).
-    pub(super) struct Bias {
-        knockable: usize,
-        knock: (f64, f64),
-        deadwood: (f64, f64),
-        played_on: usize,
-        play_on: (f64, f64),
-    }
-
-    impl std::fmt::Display for Bias {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(
-                f,
-                "{} knockable discards: knock points {:.2} in the futures, {:.2} true; opponent deadwood {:.2}, {:.2}; \
-                 {} played on: hand points {:.2} in the playouts, {:.2} true",
-                self.knockable,
-                self.knock.0,
-                self.knock.1,
-                self.deadwood.0,
-                self.deadwood.1,
-                self.played_on,
-                self.play_on.0,
-                self.play_on.1
-            )
-        }
-    }
-
-    /// The futures' opponent hands against the truth, each opponent under its own style (the
-    /// priors set all but certain). As the forming stands (see `HUNTER_FORM_FACTOR`), the futures
-    /// give the opponent too much deadwood and overrate a knock against both. The figures are in
-    /// the assertions' messages (turn one around to see them). Release build: about ten seconds.
-    #[test]
-    #[ignore = "a probe: cargo test --release -p gin-ai calibration -- --ignored"]
-    fn probe_knock_bias() {
-        let knocker = McParams { prior_knocks: 5.0, prior_holds: 0.01, ..McParams::fast() };
-        let bias = knock_bias(&knocker, &mut crate::SimpleAgent::default(), 200, 100);
-        assert!(bias.knock.0 > bias.knock.1 + 2.0 && bias.deadwood.0 > bias.deadwood.1 + 2.0, "simple: {bias}");
-        let hunter = McParams { prior_knocks: 0.01, prior_holds: 5.0, ..McParams::fast() };
-        let bias = knock_bias(&hunter, &mut ExpertAgent::default(), 200, 100);
-        assert!(bias.knock.0 > bias.knock.1 + 5.0 && bias.deadwood.0 > bias.deadwood.1 + 3.0, "expert: {bias}");
-    }
-
-    /// The chance that the opponent can meld a card of our hand, as the expert's danger gives it
-    /// and as the futures' opponent hands give it, against the opponent's real hand, at every
-    /// discard of `mc-fast` against `simple`: (count, expert, futures, truth) for aces to fives
-    /// and for ten-point cards, and each estimate's mean squared error.
-    fn danger_calibration(games: u64, futures: u32) -> ([[f64; 4]; 2], (f64, f64)) {
-        let rules = Ruleset::eaai();
-        let solver = rules.solver();
-        let mut groups = [[0.0; 4]; 2];
-        let (mut n, mut expert_error, mut futures_error) = (0.0, 0.0, 0.0);
-        for g in 0..games {
-            let mut simple = crate::SimpleAgent::default();
-            let mut probe = Probe::new(&rules, g, &McParams::fast(), &mut simple);
-            let mut rng = random::seeded_rng(g);
-            while let Some(legal) = probe.next_turn() {
-                let view = probe.game.view(probe.me);
-                if view.phase == Phase::Discard {
-                    let real = probe.real();
-                    let dangers = probe.mc.expert.dangers(&view);
-                    let search = probe.mc.prepare(&view, &[]).unwrap();
-                    let mut melds = [0u32; 64];
-                    for _ in 0..futures {
-                        let (world, _) = search.sample(&mut rng);
-                        for card in view.hand {
-                            melds[usize::from(card.bit())] +=
-                                u32::from(solver.can_meld(world.hands[1].with(card), card));
-                        }
-                    }
-                    for card in view.hand {
-                        let bit = usize::from(card.bit());
-                        let truth = f64::from(u8::from(solver.can_meld(real.with(card), card)));
-                        let measured = f64::from(melds[bit]) / f64::from(futures);
-                        n += 1.0;
-                        expert_error += (dangers[bit] - truth).powi(2);
-                        futures_error += (measured - truth).powi(2);
-                        let group = match card.value() {
-                            1..=5 => &mut groups[0],
-                            10 => &mut groups[1],
-                            _ => continue,
-                        };
-                        for (slot, add) in group.iter_mut().zip([1.0, dangers[bit], measured, truth]) {
-                            *slot += add;
-                        }
-                    }
-                }
-                let action = probe.mc.choose(&view, &legal);
-                probe.play_mine(&action);
-            }
-        }
-        for group in &mut groups {
-            let count = group[0].max(1.0);
-            for value in &mut group[1..] {
-                *value /= count;
-            }
-        }
-        (groups, (expert_error / n, futures_error / n))
-    }
-
-    /// The expert's danger is a poorer estimate than the futures' hands give, and it is low for
-    /// low cards: yet the futures' danger in its place lost games (docs/agents.md). Figures in
-    /// the assertions' messages. Release build: about ten seconds.
-    #[test]
-    #[ignore = "a probe: cargo test --release -p gin-ai calibration -- --ignored"]
-    fn probe_danger() {
-        let ([low, ten], (expert, futures)) = danger_calibration(200, 200);
-        let figures = format!(
-            "mean squared error: expert {expert:.4}, futures {futures:.4}; aces to fives (n {}): expert {:.3}, \
-             futures {:.3}, truth {:.3}; ten-point cards (n {}): expert {:.3}, futures {:.3}, truth {:.3}",
-            low[0], low[1], low[2], low[3], ten[0], ten[1], ten[2], ten[3]
-        );
-        assert!(futures < expert, "{figures}");
-        assert!(low[1] + 0.05 < low[3], "{figures}");
-    }
-
-    /// `mc-fast` against `simple` over `games` games, with `share` of `simple`'s real hand mixed
-    /// into its opponent model at each of its decisions: the share of games won, and how well the
-    /// danger orders the candidate discards (those within 4 points of the least deadwood) at each
-    /// discard: of the pairs where `simple` can meld one card and not the other, the share the
-    /// danger puts the right way round, for the agent's own model and for the peeking one.
-    fn peeking(games: u64, share: f64) -> (f64, f64, f64) {
-        let rules = Ruleset::eaai();
-        let solver = rules.solver();
-        let (mut wins, mut pairs, mut own_right, mut peek_right) = (0u64, 0.0, 0.0, 0.0);
-        for g in 0..games {
-            let mut simple = crate::SimpleAgent::default();
-            let mut probe = Probe::new(&rules, g, &McParams::fast(), &mut simple);
-            while let Some(legal) = probe.next_turn() {
-                let view = probe.game.view(probe.me);
-                let real = probe.real();
-                let expert = &mut probe.mc.expert;
-                if view.phase == Phase::Discard {
-                    expert.peek(real, 0.0);
-                    let own = expert.dangers(&view);
-                    expert.peek(real, share);
-                    let peeked = expert.dangers(&view);
-                    let least = solver.best_discards(view.hand).deadwood;
-                    let candidates: Vec<(bool, f64, f64)> = view
-                        .hand
-                        .iter()
-                        .filter(|&card| solver.min_deadwood(view.hand.without(card)) <= least + 4)
-                        .map(|card| {
-                            let bit = usize::from(card.bit());
-                            (solver.can_meld(real.with(card), card), own[bit], peeked[bit])
-                        })
-                        .collect();
-                    let right = |a: f64, b: f64| {
-                        if a > b {
-                            1.0
-                        } else if a == b {
-                            0.5
-                        } else {
-                            0.0
-                        }
-                    };
-                    for a in candidates.iter().filter(|c| c.0) {
-                        for b in candidates.iter().filter(|c| !c.0) {
-                            pairs += 1.0;
-                            own_right += right(a.1, b.1);
-                            peek_right += right(a.2, b.2);
-                        }
-                    }
-                }
-                expert.peek(real, share);
-                let action = probe.mc.choose(&view, &legal);
-                probe.play_mine(&action);
-            }
-            wins += u64::from(probe.game.result().is_some_and(|r| r.winner == probe.me));
-        }
-        (wins as f64 / games as f64, own_right / pairs, peek_right / pairs)
-    }
-
-    /// What a truer opponent model would be worth against `simple`, and how far the agent's own
-    /// is from it (docs/agents.md). Figures in the assertions' messages. Release build: about two
-    /// and a half minutes.
-    #[test]
-    #[ignore = "a probe: cargo test --release -p gin-ai calibration -- --ignored"]
-    fn probe_peeking() {
-        let (none, own, _) = peeking(2000, 0.0);
-        let (tenth, _, tenth_order) = peeking(2000, 0.1);
-        let (all, _, all_order) = peeking(2000, 1.0);
-        let figures = format!(
-            "games won with 0 / 0.1 / all of the real hand mixed in: {:.1}% / {:.1}% / {:.1}%; \
-             candidate discards in the right order: own model {:.3}, a tenth of the truth {:.3}, the truth {:.3}",
-            100.0 * none,
-            100.0 * tenth,
-            100.0 * all,
-            own,
-            tenth_order,
-            all_order
-        );
-        assert!(all > none + 0.1, "{figures}");
-        assert!(tenth_order > own + 0.05, "{figures}");
     }
 }

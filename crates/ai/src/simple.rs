@@ -3,7 +3,7 @@
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Event, Phase, PlayerView};
-use gin_rules::{Arrangement, Player, Ruleset, Solver};
+use gin_rules::{Arrangement, Player, Ruleset, Showing, Solver};
 
 use crate::Tracker;
 
@@ -24,12 +24,14 @@ pub struct SimpleAgent {
     tracker: Tracker,
     /// The (drawn, discarded) pairs of this hand, each as the set of its one or two cards.
     used_pairs: Vec<CardSet>,
+    /// The melds (and layoffs) it chose with its last knock, big gin or defense, for `show`.
+    showing: Option<Showing>,
 }
 
 impl SimpleAgent {
     /// A simple agent seeded with `seed` (the runner reseeds it at each game).
     pub fn new(seed: u64) -> SimpleAgent {
-        SimpleAgent { rng: random::seeded_rng(seed), tracker: Tracker::default(), used_pairs: Vec::new() }
+        SimpleAgent { rng: random::seeded_rng(seed), tracker: Tracker::default(), used_pairs: Vec::new(), showing: None }
     }
 
     /// The discard: a random one among the allowed cards that leave the least deadwood. The pair
@@ -76,28 +78,42 @@ impl SimpleAgent {
         cards.iter().nth(random::index(&mut self.rng, cards.len()))
     }
 
-    /// The melds of a best arrangement of `cards`, chosen uniformly among all of them.
-    fn random_best_melds(&mut self, solver: Solver, cards: CardSet) -> Vec<CardSet> {
+    /// A best arrangement of `cards`, chosen uniformly among all of them.
+    fn random_best(&mut self, solver: Solver, cards: CardSet) -> Arrangement {
         let arrangements = solver.best_arrangements(cards);
-        let chosen = if arrangements.is_empty() {
+        if arrangements.is_empty() {
             solver.best_arrangement(cards)
         } else {
             arrangements[random::index(&mut self.rng, arrangements.len())]
-        };
-        meld_cards(&chosen)
+        }
     }
 
+    /// Discards, or knocks and keeps the melds it will show.
     fn discard_or_knock(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Option<Action> {
         let solver = view.rules.solver();
-        if legal.iter().any(|action| matches!(action, Action::BigGin { .. })) {
-            return Some(Action::BigGin { melds: Some(self.random_best_melds(solver, view.hand)) });
+        if legal.contains(&Action::BigGin) {
+            self.showing = Showing::of_arrangement(&self.random_best(solver, view.hand));
+            return Some(Action::BigGin);
         }
         let discard = self.pick_discard(view)?;
         if legal.contains(&Action::knock(discard)) {
-            let melds = self.random_best_melds(solver, view.hand.without(discard));
-            return Some(Action::Knock { discard, melds: Some(melds) });
+            self.showing = Showing::of_arrangement(&self.random_best(solver, view.hand.without(discard)));
+            return Some(Action::knock(discard));
         }
         Some(Action::Discard { card: discard })
+    }
+
+    /// The defender's answer: a random best arrangement of its whole hand kept as it is, and
+    /// the best layoffs from the cards it leaves unmelded (as the original player does).
+    fn defend(&mut self, view: &PlayerView<'_>) -> Action {
+        let solver = view.rules.solver();
+        let own = self.random_best(solver, view.hand);
+        let targets = match view.knock {
+            Some(knock) if view.rules.layoffs => knock.shown.melds().to_vec(),
+            _ => Vec::new(),
+        };
+        self.showing = solver.defend_keeping(&targets, view.hand, own.melds()).ok();
+        Action::LayOff
     }
 }
 
@@ -126,6 +142,7 @@ impl Agent for SimpleAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        self.showing = None;
         let wants_face_up = || view.pile_top().is_some_and(|card| forms_meld(view.hand, card, view.rules.ace_high));
         let action = match view.phase {
             Phase::UpcardOffer if wants_face_up() => Some(Action::TakeUpcard),
@@ -133,16 +150,20 @@ impl Agent for SimpleAgent {
             Phase::Draw if legal.contains(&Action::DrawPile) && wants_face_up() => Some(Action::DrawPile),
             Phase::Draw => Some(Action::DrawStock),
             Phase::Discard => self.discard_or_knock(view, legal),
-            Phase::LayOff => {
-                let melds = self.random_best_melds(view.rules.solver(), view.hand);
-                Some(Action::LayOff { melds: Some(melds), laid_off: None })
-            }
+            Phase::LayOff => Some(self.defend(view)),
             Phase::Over => None,
         };
         match action {
-            Some(action) if is_offered(&action, legal) => action,
-            _ => legal.first().cloned().unwrap_or(Action::LAY_OFF_BEST),
+            Some(action) if legal.contains(&action) => action,
+            _ => {
+                self.showing = None;
+                legal.first().copied().unwrap_or(Action::LayOff)
+            }
         }
+    }
+
+    fn show(&mut self, _view: &PlayerView<'_>, _action: Action) -> Option<Showing> {
+        self.showing.take()
     }
 }
 
@@ -156,18 +177,4 @@ fn pair(drawn: Card, discarded: Card) -> CardSet {
     CardSet::from(drawn).with(discarded)
 }
 
-/// The melds of an arrangement as card groups, for an action.
-fn meld_cards(arrangement: &Arrangement) -> Vec<CardSet> {
-    arrangement.melds().iter().map(|meld| meld.cards()).collect()
-}
 
-/// Whether the engine lists `action`, or lists it with the arrangement left to the engine (the
-/// named arrangement is then a best one, which the engine accepts).
-fn is_offered(action: &Action, legal: &[Action]) -> bool {
-    match action {
-        Action::Knock { discard, .. } => legal.contains(&Action::knock(*discard)),
-        Action::BigGin { .. } => legal.contains(&Action::BigGin { melds: None }),
-        Action::LayOff { .. } => legal.contains(&Action::LAY_OFF_BEST),
-        other => legal.contains(other),
-    }
-}

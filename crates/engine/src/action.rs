@@ -1,14 +1,16 @@
-//! `Action`: what a player may say to the referee.
+//! `Action`: what a player may say to the referee, and `LegalActions`, the list of them.
 
 use std::fmt;
+use std::ops::Deref;
 
-use gin_cards::{Card, CardSet};
+use gin_cards::Card;
 
-/// One move by one player.
+/// One move by one player: small and `Copy`, compared and listed without allocating.
 ///
-/// Where a knocker or a defender may name an arrangement, `None` leaves it to the engine, which
-/// picks a best one. Named melds are plain card groups; the engine checks them.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// Where the rules let a player choose which cards to show (the knocker's melds, the defender's
+/// melds and layoffs), the choice travels beside the action as a [`gin_rules::Showing`]; without
+/// one, the referee shows for the player (see [`crate::Deal::engine_showing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Take the first upcard (then discard).
@@ -28,35 +30,22 @@ pub enum Action {
     Knock {
         /// The card discarded face up.
         discard: Card,
-        /// The melds to show; `None` shows a best arrangement.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        melds: Option<Vec<CardSet>>,
     },
     /// Go down with all 11 cards melded, without discarding (where big gin is played).
-    BigGin {
-        /// The melds to show; `None` shows a best arrangement.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        melds: Option<Vec<CardSet>>,
-    },
-    /// The defender's answer to a knock: its own melds and the cards it lays off. A part left
-    /// `None` is chosen by the engine, as well as it can given the part that is named.
-    LayOff {
-        /// The defender's own melds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        melds: Option<Vec<CardSet>>,
-        /// The cards laid off on the knocker's melds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        laid_off: Option<CardSet>,
-    },
+    BigGin,
+    /// The defender's answer to a knock: its own melds and the cards it lays off.
+    LayOff,
 }
 
 impl Action {
-    /// The defender's answer that leaves everything to the engine.
-    pub const LAY_OFF_BEST: Action = Action::LayOff { melds: None, laid_off: None };
-
-    /// A knock with `discard`, showing a best arrangement.
+    /// A knock discarding `discard`.
     pub const fn knock(discard: Card) -> Action {
-        Action::Knock { discard, melds: None }
+        Action::Knock { discard }
+    }
+
+    /// Whether the action lays cards down, so that a [`gin_rules::Showing`] may go with it.
+    pub const fn shows_cards(self) -> bool {
+        matches!(self, Action::Knock { .. } | Action::BigGin | Action::LayOff)
     }
 }
 
@@ -69,10 +58,68 @@ impl fmt::Display for Action {
             Action::DrawStock => f.write_str("draw from the stock"),
             Action::DrawPile => f.write_str("draw from the discard pile"),
             Action::Discard { card } => write!(f, "discard {card}"),
-            Action::Knock { discard, .. } => write!(f, "knock with {discard}"),
-            Action::BigGin { .. } => f.write_str("big gin"),
-            Action::LayOff { .. } => f.write_str("lay off"),
+            Action::Knock { discard } => write!(f, "knock with {discard}"),
+            Action::BigGin => f.write_str("big gin"),
+            Action::LayOff => f.write_str("lay off"),
         }
+    }
+}
+
+/// The most actions a position offers: 11 discards, as many knocks, and big gin.
+pub const MAX_LEGAL: usize = 23;
+
+/// The legal actions of a position, in a fixed-capacity list: listing them never allocates.
+/// Dereferences to `[Action]`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LegalActions {
+    actions: [Action; MAX_LEGAL],
+    len: u8,
+}
+
+impl LegalActions {
+    /// An empty list.
+    pub const fn new() -> LegalActions {
+        LegalActions { actions: [Action::DrawStock; MAX_LEGAL], len: 0 }
+    }
+
+    /// Adds an action; the referee never lists more than [`MAX_LEGAL`].
+    pub(crate) fn push(&mut self, action: Action) {
+        debug_assert!(usize::from(self.len) < MAX_LEGAL);
+        if let Some(slot) = self.actions.get_mut(usize::from(self.len)) {
+            *slot = action;
+            self.len += 1;
+        }
+    }
+
+    /// The actions as a slice.
+    pub fn as_slice(&self) -> &[Action] {
+        &self.actions[..usize::from(self.len)]
+    }
+}
+
+impl Default for LegalActions {
+    fn default() -> LegalActions {
+        LegalActions::new()
+    }
+}
+
+impl Deref for LegalActions {
+    type Target = [Action];
+
+    fn deref(&self) -> &[Action] {
+        self.as_slice()
+    }
+}
+
+impl fmt::Debug for LegalActions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl serde::Serialize for LegalActions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
     }
 }
 
@@ -84,16 +131,25 @@ mod tests {
     fn actions_serialize_as_tagged_objects() {
         let discard = Action::Discard { card: "7H".parse().unwrap() };
         assert_eq!(serde_json::to_string(&discard).unwrap(), r#"{"type":"discard","card":"7H"}"#);
-        let knock = Action::knock("3H".parse().unwrap());
+        let knock = Action::Knock { discard: "3H".parse().unwrap() };
         assert_eq!(serde_json::to_string(&knock).unwrap(), r#"{"type":"knock","discard":"3H"}"#);
-        let named: Action =
-            serde_json::from_str(r#"{"type":"knock","discard":"3H","melds":[["AS","2S","3S"]]}"#).unwrap();
-        assert_eq!(
-            named,
-            Action::Knock { discard: "3H".parse().unwrap(), melds: Some(vec!["AS 2S 3S".parse().unwrap()]) }
-        );
-        assert_eq!(serde_json::from_str::<Action>(r#"{"type":"lay_off"}"#).unwrap(), Action::LAY_OFF_BEST);
+        assert_eq!(serde_json::from_str::<Action>(r#"{"type":"knock","discard":"3H"}"#).unwrap(), knock);
+        assert_eq!(serde_json::from_str::<Action>(r#"{"type":"lay_off"}"#).unwrap(), Action::LayOff);
+        assert_eq!(serde_json::to_string(&Action::BigGin).unwrap(), r#"{"type":"big_gin"}"#);
         assert!(serde_json::from_str::<Action>(r#"{"type":"discard","card":"ZZ"}"#).is_err());
         assert!(serde_json::from_str::<Action>(r#"{"type":"shuffle"}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{"type":"knock","discard":"3H","melds":[]}"#).is_err());
+    }
+
+    #[test]
+    fn an_action_is_small_and_a_list_holds_the_most_a_position_offers() {
+        assert!(size_of::<Action>() <= 2);
+        let mut legal = LegalActions::new();
+        assert!(legal.is_empty());
+        for _ in 0..MAX_LEGAL {
+            legal.push(Action::BigGin);
+        }
+        assert_eq!(legal.len(), MAX_LEGAL);
+        assert_eq!(serde_json::to_string(&legal).unwrap().matches("big_gin").count(), MAX_LEGAL);
     }
 }

@@ -1,14 +1,15 @@
 //! `Agent`: the interface every player program implements.
 
 use gin_cards::random::{self, GinRng};
-use gin_rules::{GameResult, Player, Ruleset};
+use gin_rules::{GameResult, Player, Ruleset, Showing};
 
 use crate::{Action, Event, PlayerView};
 
 /// A player: it chooses actions from what it may see.
 ///
 /// The runner calls `start_game`, then `observe` for every event (as this player may see it,
-/// its own actions included) and `choose` whenever it is this player's turn, then `end_game`.
+/// its own actions included; each event once) and `choose` whenever it is this player's turn
+/// (then `show` if the action lays cards down), then `end_game`.
 /// An agent owns its random source, seeded by the runner in `start_game`, so a match is the same
 /// every time it is played from the same seed. The trait is object safe: agents live in
 /// `Box<dyn Agent>`.
@@ -29,6 +30,15 @@ pub trait Agent {
     /// Chooses one of `legal` (never empty) from `view`. Returning another action forfeits the
     /// game if the engine refuses it.
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action;
+
+    /// The cards to lay down with `action`, a knock, big gin or a defense this agent just chose
+    /// from `view`: its melds (and, defending, its layoffs). `None`, the default, leaves the
+    /// choice to the referee ([`PlayerView::engine_showing`]). A showing the referee refuses
+    /// forfeits the game.
+    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
+        let _ = (view, action);
+        None
+    }
 
     /// The game ended.
     fn end_game(&mut self, result: &GameResult) {
@@ -65,6 +75,6 @@ impl Agent for RandomAgent {
     }
 
     fn choose(&mut self, _view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        legal[random::index(&mut self.rng, legal.len())].clone()
+        legal[random::index(&mut self.rng, legal.len())]
     }
 }

@@ -1,13 +1,14 @@
 //! `Event`: what happened, as the referee saw it or as one player may see it.
 
 use gin_cards::{Card, CardSet};
-use gin_rules::{ByPlayer, GameResult, HandScore, KnockKind, Meld, Player, Ruleset};
+use gin_rules::{ByPlayer, GameResult, HandScore, KnockKind, Player, Ruleset, Showdown, Showing};
 
 /// Something that happened in a game.
 ///
 /// The engine produces events with everything filled in (the full log, for saving and replays);
 /// [`Event::seen_by`] blanks what one player may not know: the other player's dealt cards and
-/// the cards it drew from the stock.
+/// the cards it drew from the stock. The defender's answer to a knock is told by the
+/// [`Event::HandEnded`] it leads to, whose showdown holds both players' cards as shown.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
@@ -77,32 +78,17 @@ pub enum Event {
         kind: KnockKind,
         /// The card discarded face up (`None` for big gin).
         discard: Option<Card>,
-        /// The melds shown.
-        melds: Vec<Meld>,
-        /// The unmelded cards.
-        unmelded: CardSet,
-        /// Their value.
-        deadwood: u32,
-    },
-    /// The defender showed its hand: own melds, cards laid off on the knocker's melds, the rest.
-    LaidOff {
-        /// The defender.
-        player: Player,
-        /// Its own melds.
-        melds: Vec<Meld>,
-        /// The cards it laid off.
-        laid_off: CardSet,
-        /// The cards left unmelded.
-        unmelded: CardSet,
-        /// Their value.
-        deadwood: u32,
+        /// The melds shown, the unmelded cards and their value.
+        shown: Showing,
     },
     /// A hand ended: scored, or dead.
     HandEnded {
-        /// The hand's result and points.
+        /// The hand's result, its points and where they come from.
         score: HandScore,
         /// The game's hand points after it.
         points: ByPlayer<u32>,
+        /// What both players showed, when someone knocked (`None` for a dead hand).
+        showdown: Option<Showdown>,
     },
     /// The game ended.
     GameEnded {

@@ -1,62 +1,25 @@
 //! `Game`: hands played to the target, with the dealer rule, scores and the final result.
 
 use gin_cards::random;
-use gin_rules::{ByPlayer, GameResult, GameScore, NextDealer, Player, Ruleset};
+use gin_rules::{GameResult, GameScore, NextDealer, Player, Ruleset, Showing};
 
-use crate::hand::{self, Hand, HandSetup, PlayError, SetupError};
-use crate::{Action, Event, PlayerView};
-
-/// The version of the save format written by [`Game::to_json`].
-pub const SAVE_VERSION: u32 = 1;
-const SAVE_FORMAT: &str = "gin-save";
+use crate::deal::{self, Deal, HandSetup, PlayError, SetupError};
+use crate::{Action, Event, LegalActions, PlayerView};
 
 /// A game of Gin Rummy: a sequence of hands to the target score.
 ///
 /// Each hand's deck comes from the game's seed and the hand's number, so the same seed and the
-/// same actions give the same game on every machine. The whole state serializes
-/// ([`Game::to_json`]) and loads back ([`Game::from_json`]) to an identical game.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// same actions give the same game on every machine. A game is built only by dealing it
+/// ([`Game::new`], [`Game::from_setup`]) and changed only by legal actions; it is saved as its
+/// event log, from which [`crate::replay`] rebuilds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     rules: Ruleset,
     seed: u64,
     number: u32,
-    hand: Hand,
+    deal: Deal,
     score: GameScore,
-    /// The current hand's events as each player saw them.
-    seen: ByPlayer<Vec<Event>>,
     result: Option<GameResult>,
-}
-
-/// Why a saved game could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    /// Not JSON, cut short, or not shaped like a save.
-    #[error("not a readable save file: {0}")]
-    Json(#[from] serde_json::Error),
-    /// JSON, but not a gin save.
-    #[error("not a gin save file: expected \"format\": \"{SAVE_FORMAT}\"")]
-    Format,
-    /// A save from another version of the format.
-    #[error("save format version {found} is not supported: this gin reads version {SAVE_VERSION}")]
-    Version {
-        /// The version in the file.
-        found: u64,
-    },
-    /// The game in the file is not a possible game.
-    #[error("the saved game is damaged: {0}")]
-    Invalid(String),
-}
-
-#[derive(serde::Serialize)]
-struct SaveOut<'a> {
-    format: &'static str,
-    version: u32,
-    game: &'a Game,
-}
-
-#[derive(serde::Deserialize)]
-struct SaveIn {
-    game: Game,
 }
 
 impl Game {
@@ -65,8 +28,8 @@ impl Game {
     pub fn new(rules: &Ruleset, seed: u64) -> (Game, Vec<Event>) {
         let mut rng = random::seeded_rng(random::derive_seed(seed, 0));
         let dealer = if random::below(&mut rng, 2) == 0 { Player::One } else { Player::Two };
-        let hand = hand::deal(rules, dealer, random::derive_seed(seed, 1));
-        Game::start(rules, seed, hand)
+        let deal = deal::deal(rules, dealer, random::derive_seed(seed, 1));
+        Game::start(rules, seed, deal)
     }
 
     /// A game whose first hand is `setup`; later hands come from `seed`.
@@ -74,23 +37,14 @@ impl Game {
     /// # Errors
     /// [`SetupError`] if the setup is not a valid deal.
     pub fn from_setup(rules: &Ruleset, seed: u64, setup: &HandSetup) -> Result<(Game, Vec<Event>), SetupError> {
-        let hand = Hand::new(rules, setup, random::derive_seed(random::derive_seed(seed, 1), 1))?;
-        Ok(Game::start(rules, seed, hand))
+        let deal = Deal::new(rules, setup, random::derive_seed(random::derive_seed(seed, 1), 1))?;
+        Ok(Game::start(rules, seed, deal))
     }
 
-    fn start(rules: &Ruleset, seed: u64, hand: Hand) -> (Game, Vec<Event>) {
-        let mut game = Game {
-            rules: rules.clone(),
-            seed,
-            number: 1,
-            hand,
-            score: GameScore::default(),
-            seen: ByPlayer::default(),
-            result: None,
-        };
-        let started = Event::GameStarted { rules: rules.clone(), first_dealer: game.hand.dealer() };
-        let dealt = game.hand.started_event(1);
-        game.see(&dealt);
+    fn start(rules: &Ruleset, seed: u64, deal: Deal) -> (Game, Vec<Event>) {
+        let game = Game { rules: rules.clone(), seed, number: 1, deal, score: GameScore::default(), result: None };
+        let started = Event::GameStarted { rules: rules.clone(), first_dealer: game.deal.dealer() };
+        let dealt = game.deal.started_event(1);
         (game, vec![started, dealt])
     }
 
@@ -110,8 +64,8 @@ impl Game {
     }
 
     /// The current hand (the last one, once the game is over).
-    pub fn hand(&self) -> &Hand {
-        &self.hand
+    pub fn deal(&self) -> &Deal {
+        &self.deal
     }
 
     /// The score so far.
@@ -126,137 +80,86 @@ impl Game {
 
     /// The player to act, or `None` when the game is over.
     pub fn to_act(&self) -> Option<Player> {
-        self.hand.to_act()
+        self.deal.to_act()
     }
 
-    /// The actions the player to act may take (see [`Hand::legal_actions`]).
-    pub fn legal_actions(&self) -> Vec<Action> {
-        self.hand.legal_actions()
-    }
-
-    /// [`Game::legal_actions`] into a buffer (cleared first), for loops that reuse one.
-    pub fn legal_actions_into(&self, actions: &mut Vec<Action>) {
-        self.hand.legal_actions_into(actions);
+    /// The actions the player to act may take (see [`Deal::legal_actions`]).
+    pub fn legal_actions(&self) -> LegalActions {
+        self.deal.legal_actions(&self.rules)
     }
 
     /// What `player` may know of the game now.
     pub fn view(&self, player: Player) -> PlayerView<'_> {
-        PlayerView::new(self, player, &self.seen[player])
+        PlayerView::new(self, player)
     }
 
-    /// Checks `action` by `player` and applies it; returns the events it caused, including the
-    /// end of the hand, the next deal and the end of the game where it leads there.
+    /// Checks `action` by `player` and applies it, showing what the referee shows for it (see
+    /// [`Deal::engine_showing`]); returns the events it caused, including the end of the hand,
+    /// the next deal and the end of the game where it leads there.
     ///
     /// # Errors
     /// [`PlayError`] saying why the action is refused; the game is then unchanged.
-    pub fn play(&mut self, player: Player, action: &Action) -> Result<Vec<Event>, PlayError> {
+    pub fn play(&mut self, player: Player, action: Action) -> Result<Vec<Event>, PlayError> {
+        self.play_with(player, action, None)
+    }
+
+    /// [`Game::play`] with the cards the player chooses to show for a knock, big gin or a
+    /// defense (`None`: the referee's choice).
+    ///
+    /// # Errors
+    /// As [`Game::play`], and for a showing that does not fit the hand or the rules.
+    pub fn play_with(
+        &mut self,
+        player: Player,
+        action: Action,
+        showing: Option<&Showing>,
+    ) -> Result<Vec<Event>, PlayError> {
         let mut events = Vec::new();
-        self.play_into(player, action, &mut events)?;
+        self.play_into(player, action, showing, &mut events)?;
         Ok(events)
     }
 
-    /// [`Game::play`] appending the events to a buffer, for loops that reuse one.
+    /// [`Game::play_with`] appending the events to a buffer, for loops that reuse one.
     ///
     /// # Errors
-    /// As [`Game::play`]; the game and the buffer are then unchanged.
-    pub fn play_into(&mut self, player: Player, action: &Action, events: &mut Vec<Event>) -> Result<(), PlayError> {
+    /// As [`Game::play_with`]; the game and the buffer are then unchanged.
+    pub fn play_into(
+        &mut self,
+        player: Player,
+        action: Action,
+        showing: Option<&Showing>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), PlayError> {
         let start = events.len();
-        self.hand.play_into(player, action, events)?;
+        self.deal.play(&self.rules, player, action, showing, events)?;
         self.after(events, start);
         Ok(())
     }
 
-    /// Scores a finished hand, deals the next one or ends the game, and shows every event to
-    /// each player as that player may see it.
+    /// Scores a finished hand, and deals the next one or ends the game.
     fn after(&mut self, events: &mut Vec<Event>, start: usize) {
-        let mut next = Vec::new();
+        let mut next = None;
         for event in &mut events[start..] {
-            if let Event::HandEnded { score, points } = event {
+            if let Event::HandEnded { score, points, .. } = event {
                 self.score.record(score);
                 *points = self.score.points;
                 if self.score.is_over(&self.rules) {
                     self.result = self.score.result(&self.rules);
-                    if let Some(result) = self.result {
-                        next.push(Event::GameEnded { result });
-                    }
+                    next = self.result.map(|result| Event::GameEnded { result });
                 } else {
                     let dealer = match (score.winner, self.rules.next_dealer) {
-                        (None, _) => self.hand.dealer(),
-                        (Some(_), NextDealer::Alternate) => self.hand.dealer().opponent(),
+                        (None, _) => self.deal.dealer(),
+                        (Some(_), NextDealer::Alternate) => self.deal.dealer().opponent(),
                         (Some(winner), NextDealer::Loser) => winner.opponent(),
                         (Some(winner), NextDealer::Winner) => winner,
                     };
                     self.number += 1;
                     let seed = random::derive_seed(self.seed, u64::from(self.number));
-                    self.hand = hand::deal(&self.rules, dealer, seed);
-                    next.push(self.hand.started_event(self.number));
+                    self.deal = deal::deal(&self.rules, dealer, seed);
+                    next = Some(self.deal.started_event(self.number));
                 }
             }
         }
-        for event in &events[start..] {
-            self.see(event);
-        }
-        for event in next {
-            if matches!(event, Event::HandStarted { .. }) {
-                // A new hand: its views start afresh (keeping the buffers).
-                self.seen[Player::One].clear();
-                self.seen[Player::Two].clear();
-            }
-            self.see(&event);
-            events.push(event);
-        }
-    }
-
-    fn see(&mut self, event: &Event) {
-        for player in Player::ALL {
-            self.seen[player].push(event.seen_by(player));
-        }
-    }
-
-    /// The whole state as JSON, with the save format and its version.
-    pub fn to_json(&self) -> String {
-        let save = SaveOut { format: SAVE_FORMAT, version: SAVE_VERSION, game: self };
-        serde_json::to_string(&save).expect("a game always serializes")
-    }
-
-    /// Loads a game saved by [`Game::to_json`], checking that it is a possible game.
-    ///
-    /// # Errors
-    /// [`LoadError`]: text that is not JSON or is cut short, another file format or version, or a
-    /// game whose cards or state do not add up.
-    pub fn from_json(text: &str) -> Result<Game, LoadError> {
-        let value: serde_json::Value = serde_json::from_str(text)?;
-        if value.get("format").and_then(serde_json::Value::as_str) != Some(SAVE_FORMAT) {
-            return Err(LoadError::Format);
-        }
-        match value.get("version").and_then(serde_json::Value::as_u64) {
-            Some(version) if version == u64::from(SAVE_VERSION) => {}
-            Some(found) => return Err(LoadError::Version { found }),
-            None => return Err(LoadError::Format),
-        }
-        let SaveIn { game } = serde_json::from_value(value)?;
-        game.validate().map_err(LoadError::Invalid)?;
-        Ok(game)
-    }
-
-    fn validate(&self) -> Result<(), String> {
-        self.rules.validate().map_err(|e| e.to_string())?;
-        if self.hand.rules != self.rules {
-            return Err("the hand's rules differ from the game's".to_owned());
-        }
-        self.hand.validate()?;
-        if self.number == 0 {
-            return Err("hand number 0: hands count from 1".to_owned());
-        }
-        if self.result.is_some() != self.score.is_over(&self.rules) {
-            return Err("the result does not match the score".to_owned());
-        }
-        if self.result.is_some() && self.hand.to_act().is_some() {
-            return Err("the game is over but a player is to act".to_owned());
-        }
-        if self.result.is_none() && self.hand.to_act().is_none() {
-            return Err("the hand is over but no next hand was dealt".to_owned());
-        }
-        Ok(())
+        events.extend(next);
     }
 }

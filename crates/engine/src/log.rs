@@ -7,12 +7,12 @@
 
 use std::io::{self, Write};
 
-use gin_rules::{Player, Ruleset};
+use gin_rules::{Player, Ruleset, Showing};
 
 use crate::{Action, Event, Game, HandSetup, PlayError, SetupError};
 
 /// The version of the log format written by [`write_log`].
-pub const LOG_VERSION: u32 = 1;
+pub const LOG_VERSION: u32 = 2;
 const LOG_FORMAT: &str = "gin-log";
 
 /// The first line of a log: what a replay needs to deal the same cards.
@@ -142,9 +142,10 @@ pub fn replay(text: &str) -> Result<Game, ReplayError> {
     let mut logged = events.iter().peekable();
     compare(&opening, &mut logged)?;
     while let Some(&&(line, ref event)) = logged.peek() {
-        let (player, action) =
+        let (player, action, showing) =
             recorded_action(event, &game).ok_or_else(|| ReplayError::Unexpected { line, event: json(event) })?;
-        let produced = game.play(player, &action).map_err(|error| ReplayError::Illegal { line, error })?;
+        let produced =
+            game.play_with(player, action, showing.as_ref()).map_err(|error| ReplayError::Illegal { line, error })?;
         compare(&produced, &mut logged)?;
     }
     Ok(game)
@@ -168,29 +169,27 @@ fn compare<'a>(
     Ok(())
 }
 
-/// The player's action that `event` records, if a player's action causes it in `game` (the game
-/// as it was just before the event): how [`replay`] reads a log, for others that replay one.
-/// The action names the melds that were shown, so playing it gives the same events.
-pub fn recorded_action(event: &Event, game: &Game) -> Option<(Player, Action)> {
-    let to_melds = |melds: &[gin_rules::Meld]| melds.iter().map(|m| m.cards()).collect();
-    let action = match event {
-        Event::TookUpcard { player, .. } => (*player, Action::TakeUpcard),
-        Event::PassedUpcard { player } => (*player, Action::PassUpcard),
-        Event::DrewStock { player, .. } => (*player, Action::DrawStock),
-        Event::DrewPile { player, .. } => (*player, Action::DrawPile),
-        Event::Discarded { player, card } => (*player, Action::Discard { card: *card }),
-        Event::Knocked { player, discard: Some(discard), melds, .. } => {
-            (*player, Action::Knock { discard: *discard, melds: Some(to_melds(melds)) })
+/// The player's action that `event` records, with the cards it showed, if a player's action
+/// causes it in `game` (the game as it was just before the event): how [`replay`] reads a log,
+/// for others that replay one. Playing the action with its showing gives the same events.
+pub fn recorded_action(event: &Event, game: &Game) -> Option<(Player, Action, Option<Showing>)> {
+    let recorded = match event {
+        Event::TookUpcard { player, .. } => (*player, Action::TakeUpcard, None),
+        Event::PassedUpcard { player } => (*player, Action::PassUpcard, None),
+        Event::DrewStock { player, .. } => (*player, Action::DrawStock, None),
+        Event::DrewPile { player, .. } => (*player, Action::DrawPile, None),
+        Event::Discarded { player, card } => (*player, Action::Discard { card: *card }, None),
+        Event::Knocked { player, discard: Some(discard), shown, .. } => {
+            (*player, Action::Knock { discard: *discard }, Some(*shown))
         }
-        Event::Knocked { player, discard: None, melds, .. } => {
-            (*player, Action::BigGin { melds: Some(to_melds(melds)) })
-        }
-        Event::LaidOff { player, melds, laid_off, .. } if game.hand().phase() == crate::Phase::LayOff => {
-            (*player, Action::LayOff { melds: Some(to_melds(melds)), laid_off: Some(*laid_off) })
+        Event::Knocked { player, discard: None, shown, .. } => (*player, Action::BigGin, Some(*shown)),
+        Event::HandEnded { showdown: Some(showdown), .. } if game.deal().phase() == crate::Phase::LayOff => {
+            let defender = showdown.defender();
+            (defender, Action::LayOff, Some(showdown.shown[defender]))
         }
         _ => return None,
     };
-    Some(action)
+    Some(recorded)
 }
 
 fn json(event: &Event) -> String {

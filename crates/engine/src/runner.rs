@@ -105,7 +105,7 @@ pub fn play_game_observed(
     }
     let mut log = Vec::new();
     deliver(&mut agents, &opening, options.keep_events.then_some(&mut log), observer);
-    let (mut legal, mut events) = (Vec::new(), Vec::new());
+    let mut events = Vec::new();
     let outcome = loop {
         let Some(player) = game.to_act() else {
             match game.result() {
@@ -116,10 +116,12 @@ pub fn play_game_observed(
         if game.hand_number() > options.max_hands {
             break GameOutcome::Abandoned { score: *game.score() };
         }
-        game.legal_actions_into(&mut legal);
-        let action = agents[player].choose(&game.view(player), &legal);
+        let legal = game.legal_actions();
+        let view = game.view(player);
+        let action = agents[player].choose(&view, &legal);
+        let showing = if action.shows_cards() { agents[player].show(&view, action) } else { None };
         events.clear();
-        match game.play_into(player, &action, &mut events) {
+        match game.play_into(player, action, showing.as_ref(), &mut events) {
             Ok(()) => deliver(&mut agents, &events, options.keep_events.then_some(&mut log), observer),
             Err(err) => break forfeit(player, action, &err),
         }

@@ -1,23 +1,29 @@
 //! `PlayerView`: exactly what one player may know.
 
 use gin_cards::{Card, CardSet};
-use gin_rules::{GameScore, Player, Ruleset};
+use gin_rules::{GameScore, Player, Ruleset, Showing};
 
-use crate::{Event, Game, Phase};
+use crate::{Action, Game, Knock, Phase};
 
-/// What one player may know of a game: its own hand, the discard pile, the stock's size, the
-/// cards known to be in the opponent's hand, the public events of the hand so far (with its own
-/// draws), the scores, the phase, the rules and its seat. Nothing else.
+/// What one player may know of a game at this moment: its own hand, the discard pile, the
+/// stock's size, the cards known to be in the opponent's hand, the knock being answered, the
+/// scores, the phase, the rules and its seat. Nothing else.
+///
+/// What happened to get here reaches an agent once, as events ([`crate::Agent::observe`]); the
+/// view is the position.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PlayerView<'a> {
     /// The player's seat.
     pub seat: Player,
     /// The rules.
+    #[serde(skip)]
     pub rules: &'a Ruleset,
     /// The current hand's number, from 1.
     pub hand_number: u32,
     /// The dealer of the hand.
     pub dealer: Player,
+    /// The hand's first upcard.
+    pub upcard: Card,
     /// The most deadwood a player may knock with in this hand.
     pub knock_limit: u32,
     /// The phase.
@@ -36,32 +42,38 @@ pub struct PlayerView<'a> {
     pub opponent_cards: usize,
     /// The card this player took from the discard pile this turn, which it may not discard.
     pub taken_card: Option<Card>,
-    /// The current hand's events as this player saw them, from its deal. (Once a hand ends and
-    /// the next is dealt, the old hand's last events reach agents through `Agent::observe` and
-    /// are returned by `Game::play`.)
-    pub events: &'a [Event],
+    /// How many players refused the first upcard (2: both did, and the first draw is from the
+    /// stock).
+    pub upcard_passes: u8,
+    /// The number of draws so far in the hand.
+    pub draws: u32,
+    /// The knock being answered (in the lay-off phase) or that ended the hand.
+    pub knock: Option<Knock>,
     /// The game's score so far.
     pub score: &'a GameScore,
 }
 
 impl<'a> PlayerView<'a> {
-    pub(crate) fn new(game: &'a Game, seat: Player, events: &'a [Event]) -> PlayerView<'a> {
-        let hand = game.hand();
+    pub(crate) fn new(game: &'a Game, seat: Player) -> PlayerView<'a> {
+        let deal = game.deal();
         PlayerView {
             seat,
             rules: game.rules(),
             hand_number: game.hand_number(),
-            dealer: hand.dealer(),
-            knock_limit: hand.knock_limit(),
-            phase: hand.phase(),
-            to_act: hand.to_act(),
-            hand: hand.cards(seat),
-            discard_pile: hand.pile(),
-            stock_size: hand.stock_len(),
-            opponent_known: hand.known(seat.opponent()),
-            opponent_cards: hand.cards(seat.opponent()).len(),
-            taken_card: if hand.to_act() == Some(seat) { hand.taken_card() } else { None },
-            events,
+            dealer: deal.dealer(),
+            upcard: deal.upcard(),
+            knock_limit: deal.knock_limit(),
+            phase: deal.phase(),
+            to_act: deal.to_act(),
+            hand: deal.cards(seat),
+            discard_pile: deal.pile(),
+            stock_size: deal.stock_len(),
+            opponent_known: deal.known(seat.opponent()),
+            opponent_cards: deal.cards(seat.opponent()).len(),
+            taken_card: if deal.to_act() == Some(seat) { deal.taken_card() } else { None },
+            upcard_passes: deal.upcard_passes(),
+            draws: deal.draws(),
+            knock: deal.knock().copied(),
             score: game.score(),
         }
     }
@@ -74,5 +86,15 @@ impl<'a> PlayerView<'a> {
     /// Whether it is this player's turn.
     pub fn is_my_turn(&self) -> bool {
         self.to_act == Some(self.seat)
+    }
+
+    /// What the referee shows for this player when it plays `action` (a knock, big gin or a
+    /// defense) without choosing: see [`crate::Deal::engine_showing`]. `None` for another action, or one
+    /// that is not legal now.
+    pub fn engine_showing(&self, action: Action) -> Option<Showing> {
+        if !self.is_my_turn() {
+            return None;
+        }
+        crate::deal::referee_showing(self.rules, self.phase, self.hand, self.knock.as_ref(), action)
     }
 }

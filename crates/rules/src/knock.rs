@@ -65,7 +65,10 @@ impl Solver {
     /// Ties go to the first arrangement found.
     pub fn safest_arrangement(self, kept: CardSet, weight: impl Fn(Card) -> f64) -> Arrangement {
         let exposure = |arrangement: &Arrangement| -> f64 {
-            arrangement.melds().iter().flat_map(|meld| meld.layoff_targets(self.ace_high())).map(&weight).sum()
+            // A plain left fold from +0.0, so that equal exposures compare equal (an empty `sum`
+            // of floats is -0.0, which `total_cmp` orders below +0.0).
+            let targets = arrangement.melds().iter().flat_map(|meld| meld.layoff_targets(self.ace_high()));
+            targets.map(&weight).fold(0.0, |total, w| total + w)
         };
         self.best_arrangements(kept)
             .iter()

@@ -6,7 +6,7 @@ use gin_cards::{Card, CardSet};
 use gin_engine::{
     Action, Agent, Event, Game, GameOutcome, HandSetup, Phase, PlayerView, RandomAgent, RunOptions, play_game,
 };
-use gin_rules::{ByPlayer, KnockKind, KnockLimit, Player, Ruleset, Solver, StockEnd};
+use gin_rules::{ByPlayer, KnockKind, KnockLimit, Player, Ruleset, Showing, Solver, StockEnd};
 
 const ONE: Player = Player::One;
 const TWO: Player = Player::Two;
@@ -51,13 +51,15 @@ struct Table {
     game: Game,
     seat: Player,
     agent: Box<dyn Agent>,
+    /// What the agent chose to show with its last action (`None`: the referee's choice).
+    shown: Option<Showing>,
 }
 
 impl Table {
     fn new(rules: &Ruleset, setup: &HandSetup, seat: Player, mut agent: Box<dyn Agent>, agent_seed: u64) -> Table {
         let (game, opening) = Game::from_setup(rules, 7, setup).unwrap_or_else(|e| panic!("{e}"));
         agent.start_game(seat, rules, agent_seed);
-        let mut table = Table { game, seat, agent };
+        let mut table = Table { game, seat, agent, shown: None };
         table.deliver(&opening);
         table
     }
@@ -75,10 +77,15 @@ impl Table {
         self.agent.choose(&self.game.view(self.seat), &legal)
     }
 
-    /// The agent acts; returns its action and the events it caused.
+    /// The agent acts (with the cards it shows, kept in `shown`); returns its action and the
+    /// events it caused.
     fn agent_plays(&mut self) -> (Action, Vec<Event>) {
         let action = self.choice();
-        let events = self.game.play(self.seat, &action).unwrap_or_else(|e| panic!("{action} refused: {e}"));
+        self.shown = if action.shows_cards() { self.agent.show(&self.game.view(self.seat), action) } else { None };
+        let events = self
+            .game
+            .play_with(self.seat, action, self.shown.as_ref())
+            .unwrap_or_else(|e| panic!("{action} refused: {e}"));
         self.deliver(&events);
         (action, events)
     }
@@ -87,12 +94,12 @@ impl Table {
     fn opponent_plays(&mut self, action: Action) {
         let legal = self.game.legal_actions();
         assert!(legal.contains(&action), "{action} is not listed: {legal:?}");
-        let events = self.game.play(self.seat.opponent(), &action).unwrap_or_else(|e| panic!("{action}: {e}"));
+        let events = self.game.play(self.seat.opponent(), action).unwrap_or_else(|e| panic!("{action}: {e}"));
         self.deliver(&events);
     }
 
     fn hand(&self) -> CardSet {
-        self.game.hand().cards(self.seat)
+        self.game.deal().cards(self.seat)
     }
 }
 
@@ -311,7 +318,8 @@ fn simple_never_discards_the_card_just_taken() {
         let mut table = Table::new(&rules, &deal, ONE, simple(), seed);
         assert_eq!(table.agent_plays().0, Action::TakeUpcard);
         let (action, events) = table.agent_plays();
-        let Action::Knock { discard, melds: Some(_) } = action else { panic!("seed {seed}: {action:?}") };
+        let Action::Knock { discard } = action else { panic!("seed {seed}: {action:?}") };
+        assert!(table.shown.is_some(), "simple names its melds");
         assert!(events.iter().any(|e| matches!(e, Event::Knocked { kind: KnockKind::Gin, .. })), "{events:?}");
         discards.insert(discard);
     }
@@ -324,7 +332,8 @@ fn simple_goes_big_gin_where_it_is_played() {
     let mut table = Table::new(&Ruleset::standard(), &deal, ONE, simple(), 3);
     assert_eq!(table.agent_plays().0, Action::TakeUpcard);
     let (action, events) = table.agent_plays();
-    assert!(matches!(action, Action::BigGin { melds: Some(_) }), "{action:?}");
+    assert_eq!(action, Action::BigGin);
+    assert_eq!(table.shown.map(|shown| shown.deadwood()), Some(0), "simple names its melds");
     assert!(events.iter().any(|e| matches!(e, Event::Knocked { kind: KnockKind::BigGin, .. })));
 }
 
@@ -332,53 +341,58 @@ fn simple_goes_big_gin_where_it_is_played() {
 fn simple_knocks_at_the_first_chance_showing_a_random_best_arrangement() {
     let rules = Ruleset::eaai();
     let deal = setup(TWO, "AS 2S 3S 4S 5S 6S 8H 8D 8C 2D", "", "KC", "KD");
-    let mut shown = Vec::new();
+    let mut seen = Vec::new();
     for seed in SEEDS {
         let mut table = Table::new(&rules, &deal, ONE, simple(), seed);
         assert_eq!(table.agent_plays().0, Action::PassUpcard);
         table.opponent_plays(Action::PassUpcard);
         assert_eq!(table.agent_plays().0, Action::DrawStock);
         let (action, events) = table.agent_plays();
-        let Action::Knock { discard, melds: Some(melds) } = action else { panic!("{action:?}") };
-        assert_eq!(discard, card("KD"));
+        assert_eq!(action, Action::knock(card("KD")));
         let knocked = events.iter().find_map(|e| match e {
-            Event::Knocked { kind, deadwood, .. } => Some((*kind, *deadwood)),
+            Event::Knocked { kind, shown, .. } => Some((*kind, *shown)),
             _ => None,
         });
-        assert_eq!(knocked, Some((KnockKind::Knock, 2)));
-        let mut melds = melds;
+        let Some((KnockKind::Knock, shown)) = knocked else { panic!("{events:?}") };
+        assert_eq!(shown.deadwood(), 2);
+        assert_eq!(table.shown, Some(shown), "the knock shows simple's melds");
+        let mut melds: Vec<CardSet> = shown.melds().iter().map(|meld| meld.cards()).collect();
         melds.sort();
-        if !shown.contains(&melds) {
-            shown.push(melds);
+        if !seen.contains(&melds) {
+            seen.push(melds);
         }
     }
     // The six spades as one run or as two runs of three.
-    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert_eq!(seen.len(), 2, "{seen:?}");
 }
 
 #[test]
 fn both_agents_lay_off_as_defenders() {
-    // RULES.md V6: the knocker shows 5S 6S 7S; the defender's 4S 8S 9S all lay off.
+    // docs/rules.md V6: the knocker shows 5S 6S 7S; the defender's 4S 8S 9S all lay off.
     let rules = Ruleset::standard();
     let deal = setup(ONE, "4S 8S 9S 6H 7H 8H 9H 3D 4D 5D", "5S 6S 7S 2H 2D 2C JC QC KC TH", "AD", "");
     for (name, agent) in [("simple", simple()), ("greedy", greedy())] {
         let mut table = Table::new(&rules, &deal, ONE, agent, 5);
         table.opponent_plays(Action::TakeUpcard);
         table.opponent_plays(Action::knock(card("TH")));
-        assert_eq!(table.game.hand().phase(), Phase::LayOff);
+        assert_eq!(table.game.deal().phase(), Phase::LayOff);
         let (action, events) = table.agent_plays();
+        assert_eq!(action, Action::LayOff);
         if name == "simple" {
-            let Action::LayOff { melds: Some(melds), laid_off: None } = action else { panic!("{action:?}") };
-            let mut melds = melds;
+            let shown = table.shown.expect("simple names its melds");
+            let mut melds: Vec<CardSet> = shown.melds().iter().map(|meld| meld.cards()).collect();
             melds.sort();
             let mut expected = vec![cards("6H 7H 8H 9H"), cards("3D 4D 5D")];
             expected.sort();
             assert_eq!(melds, expected);
         } else {
-            assert_eq!(action, Action::LAY_OFF_BEST);
+            assert_eq!(table.shown, None, "greedy leaves its answer to the referee");
         }
         let laid = events.iter().find_map(|e| match e {
-            Event::LaidOff { laid_off, deadwood, .. } => Some((*laid_off, *deadwood)),
+            Event::HandEnded { showdown: Some(showdown), .. } => {
+                let shown = showdown.shown[showdown.defender()];
+                Some((shown.laid_off(), shown.deadwood()))
+            }
             _ => None,
         });
         assert_eq!(laid, Some((cards("4S 8S 9S"), 0)), "{name}");
@@ -427,7 +441,7 @@ fn greedy_discards_the_higher_card_when_the_deadwood_is_the_same() {
     assert_eq!(solver.best_discards(cards("5H 6H 7H 8H 9C TC JC QC 2S 2D 2C")).discards, cards("5H 8H 9C QC"));
     for seed in SEEDS {
         for (rules, expected) in
-            [(Ruleset::eaai(), Action::knock(card("QC"))), (Ruleset::standard(), Action::BigGin { melds: None })]
+            [(Ruleset::eaai(), Action::knock(card("QC"))), (Ruleset::standard(), Action::BigGin)]
         {
             let mut table = Table::new(&rules, &deal, ONE, greedy(), seed);
             assert_eq!(table.agent_plays().0, Action::PassUpcard, "nothing lowers a deadwood of 0");
@@ -590,7 +604,7 @@ fn the_experts_hint_is_its_move_with_reasons() {
     let mut twin = ExpertAgent::default();
     twin.start_game(ONE, &rules, 1);
     let (game, _) = Game::from_setup(&rules, 7, &deal).unwrap();
-    twin.observe(&game.hand().started_event(1).seen_by(ONE));
+    twin.observe(&game.deal().started_event(1).seen_by(ONE));
     table.opponent_plays(Action::PassUpcard);
     let legal = table.game.legal_actions();
     let (hinted, reasons) = twin.explain(&table.game.view(ONE), &legal);
