@@ -8,14 +8,14 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gin_ai::{ExpertAgent, SimpleAgent};
-use gin_engine::{Action, Agent, Game, Phase, agent_seed};
+use gin_engine::{Agent, Game, LegalActions, Phase, agent_seed};
 use gin_rules::{Player, Ruleset};
 
 /// A game at one of the expert's decisions, with the expert as it was then.
 struct Position {
     game: Game,
     expert: ExpertAgent,
-    legal: Vec<Action>,
+    legal: LegalActions,
 }
 
 /// The expert's draw and discard positions over a few games (the expert sits in seat One).
@@ -35,7 +35,7 @@ fn positions() -> (Vec<Position>, Vec<Position>) {
         while let Some(player) = game.to_act() {
             let legal = game.legal_actions();
             let action = if player == Player::One {
-                let snapshot = Position { game: game.clone(), expert: expert.clone(), legal: legal.clone() };
+                let snapshot = Position { game: game.clone(), expert: expert.clone(), legal };
                 match game.deal().phase() {
                     Phase::UpcardOffer | Phase::Draw => draws.push(snapshot),
                     Phase::Discard => discards.push(snapshot),

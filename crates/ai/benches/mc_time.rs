@@ -48,7 +48,10 @@ fn time(spec: &str, games: u64) -> (Vec<Duration>, Vec<Duration>) {
             } else {
                 simple.choose(&game.view(player), &legal)
             };
-            let events = game.play(player, action).expect("agents play legal actions");
+            // The cards shown, as the runner asks for them (untimed).
+            let seated = if player == Player::One { &mut agent } else { &mut simple };
+            let showing = if action.shows_cards() { seated.show(&game.view(player), action) } else { None };
+            let events = game.play_with(player, action, showing.as_ref()).expect("agents play legal actions");
             deliver(&mut agent, &mut simple, &events);
         }
     }

@@ -24,18 +24,18 @@
 //! number of threads.
 
 mod odds;
-mod world;
+mod playout;
 
 use std::time::{Duration, Instant};
 
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
-use gin_engine::{Action, Agent, Event, Phase, PlayerView};
+use gin_engine::{Action, Agent, Deal, Event, Phase, PlayerView};
 use gin_rules::{KnockKind, Player, Ruleset, Showing};
 
 use crate::{ExpertAgent, ExpertParams};
 use odds::WinOdds;
-use world::{Style, Table, World};
+use playout::{Style, Table};
 
 /// The settings of the search. A JSON file (`--param FILE`) or the agent spec
 /// (`mc:samples=500,threads=2`) may override any of them by name.
@@ -180,8 +180,7 @@ pub struct McAgent {
     rules: Ruleset,
     odds: WinOdds,
     seat: Player,
-    /// The current hand's first upcard and knock limit.
-    upcard: Option<Card>,
+    /// The current hand's knock limit.
     knock_limit: u32,
     /// Evidence, this game, that the opponent knocks at once: its knocks with deadwood after
     /// the first turns.
@@ -202,7 +201,6 @@ impl McAgent {
             odds: WinOdds::new(&rules),
             rules,
             seat: Player::One,
-            upcard: None,
             knock_limit: 10,
             opponent_knocks: 0.0,
             opponent_holds: 0.0,
@@ -300,7 +298,7 @@ impl McAgent {
 
     /// Everything a search of `candidates` at this decision draws its futures from; `None` when
     /// the view does not add up (nothing to search).
-    fn prepare<'a>(&'a self, view: &PlayerView<'_>, candidates: &'a [Candidate]) -> Option<Search<'a>> {
+    fn prepare<'a>(&'a self, view: &'a PlayerView<'a>, candidates: &'a [Candidate]) -> Option<Search<'a>> {
         let (unseen, chances) = self.expert.opponent_odds(view);
         let opponent_unknown = view.opponent_cards.checked_sub(view.opponent_known.len())?;
         if unseen.len() != opponent_unknown + view.stock_size {
@@ -313,18 +311,20 @@ impl McAgent {
             weights[i] = chances[usize::from(card.bit())].max(1e-3);
         }
         let me = view.seat;
-        let upcard = self.upcard.or_else(|| view.discard_pile.first().copied())?;
+        // The view must deal: one filling of its hidden cards is checked here, and every future
+        // fills the same places with the same number of cards.
+        let stock_len = unseen.len() - opponent_unknown;
+        let trial = view.opponent_known | pool[stock_len..unseen.len()].iter().copied().collect::<CardSet>();
+        Deal::from_view(view, trial, &pool[..stock_len], 0).ok()?;
         Some(Search {
-            table: Table { rules: &self.rules, solver: self.rules.solver(), knock_limit: view.knock_limit, upcard },
+            table: Table { rules: view.rules, solver: view.rules.solver(), me },
             odds: &self.odds,
-            hand: view.hand,
-            top: view.pile_top(),
+            view,
             pool,
             weights,
             pool_len: unseen.len(),
             opponent_known: view.opponent_known,
             opponent_unknown,
-            stock_size: view.stock_size,
             knocker_odds: self.knocker_odds(),
             knock_margin: self.params.knock_margin,
             opponent_has_played: !self.expert.tracker().opponent_discarded().is_empty(),
@@ -359,10 +359,8 @@ impl McAgent {
 struct Search<'a> {
     table: Table<'a>,
     odds: &'a WinOdds,
-    /// The searching player's hand.
-    hand: CardSet,
-    /// The pile's top.
-    top: Option<Card>,
+    /// The position searched: every future is it with its hidden cards filled in.
+    view: &'a PlayerView<'a>,
     /// The unseen cards (the opponent's unknown cards and the stock) and the chance of each being
     /// in the opponent's hand.
     pool: [Card; 52],
@@ -370,7 +368,6 @@ struct Search<'a> {
     pool_len: usize,
     opponent_known: CardSet,
     opponent_unknown: usize,
-    stock_size: usize,
     knocker_odds: f64,
     knock_margin: f64,
     opponent_has_played: bool,
@@ -400,11 +397,11 @@ impl Search<'_> {
             let end = (next + round).min(planned);
             let chunks: Vec<u32> = (next..end).collect();
             let results = self.chunks(seed, &chunks, threads);
-            for sums in results {
+            for (sums, played) in results {
                 for (total, sum) in totals.iter_mut().zip(sums) {
                     *total += sum;
                 }
-                futures += u64::from(CHUNK);
+                futures += u64::from(played);
             }
             next = end;
             if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
@@ -415,11 +412,11 @@ impl Search<'_> {
     }
 
     /// The sums of each candidate's value over these chunks, in the chunks' order.
-    fn chunks(&self, seed: u64, chunks: &[u32], threads: usize) -> Vec<[f64; MAX_CANDIDATES]> {
+    fn chunks(&self, seed: u64, chunks: &[u32], threads: usize) -> Vec<([f64; MAX_CANDIDATES], u32)> {
         if threads <= 1 || chunks.len() <= 1 {
             return chunks.iter().map(|&chunk| self.chunk(random::derive_seed(seed, u64::from(chunk)))).collect();
         }
-        let mut results = vec![[0.0; MAX_CANDIDATES]; chunks.len()];
+        let mut results = vec![([0.0; MAX_CANDIDATES], 0); chunks.len()];
         std::thread::scope(|scope| {
             let per = chunks.len().div_ceil(threads);
             for (slots, ids) in results.chunks_mut(per).zip(chunks.chunks(per)) {
@@ -433,18 +430,21 @@ impl Search<'_> {
         results
     }
 
-    /// The sums of each candidate's value over one chunk of futures.
-    fn chunk(&self, seed: u64) -> [f64; MAX_CANDIDATES] {
+    /// The sums of each candidate's value over one chunk of futures, and how many futures were
+    /// played (all of them, unless a future failed to deal, which `prepare` rules out).
+    fn chunk(&self, seed: u64) -> ([f64; MAX_CANDIDATES], u32) {
         let mut rng = random::seeded_rng(seed);
         let mut sums = [0.0; MAX_CANDIDATES];
+        let mut played = 0;
         for _ in 0..CHUNK {
-            let (world, style) = self.sample(&mut rng);
+            let Some((deal, style)) = self.sample(&mut rng) else { continue };
+            played += 1;
             let styles = [Style::GinHunter, style];
             let rollout = rng.clone();
             for (sum, &candidate) in sums.iter_mut().zip(self.candidates) {
-                let mut world = world;
+                let mut deal = deal;
                 let mut rng = rollout.clone();
-                let points = self.play(candidate, &mut world, styles, &mut rng);
+                let points = self.play(candidate, &mut deal, styles, &mut rng);
                 *sum += self.odds.after(self.scores.0, self.scores.1, points);
                 if matches!(candidate, Candidate::Knock(_)) {
                     *sum -= self.knock_margin;
@@ -453,28 +453,26 @@ impl Search<'_> {
             // Move the shared stream on, so the next future differs.
             random::below(&mut rng, 2);
         }
-        sums
+        (sums, played)
     }
 
-    /// The points one candidate ends the hand with in one future.
-    fn play(&self, candidate: Candidate, world: &mut World, styles: [Style; 2], rng: &mut GinRng) -> i32 {
+    /// The points one candidate ends the hand with in one future, played on the referee's deal.
+    fn play(&self, candidate: Candidate, deal: &mut Deal, styles: [Style; 2], rng: &mut GinRng) -> i32 {
         let t = &self.table;
         match candidate {
             Candidate::Knock(card) => {
-                let kept = self.hand.without(card);
-                let deadwood = t.solver.min_deadwood(kept);
-                t.knock_points(0, kept, deadwood, world.hands[1])
+                deal.play_unchecked(t.rules, t.me, Action::knock(card));
+                if let Some(defender) = deal.to_act() {
+                    deal.play_unchecked(t.rules, defender, Action::LayOff);
+                }
+                t.points(deal)
             }
             Candidate::Discard(card) => {
-                world.hands[0] = self.hand.without(card);
-                world.top = Some(card);
-                if world.stock_left() <= t.rules.stock_floor as usize {
-                    return 0;
-                }
-                t.play_out(world, 1, None, styles, rng)
+                deal.play_unchecked(t.rules, t.me, Action::Discard { card });
+                t.play_out(deal, None, styles, rng)
             }
-            Candidate::TakePile => t.play_out(world, 0, Some(true), styles, rng),
-            Candidate::DrawStock => t.play_out(world, 0, Some(false), styles, rng),
+            Candidate::TakePile => t.play_out(deal, Some(true), styles, rng),
+            Candidate::DrawStock => t.play_out(deal, Some(false), styles, rng),
         }
     }
 
@@ -491,7 +489,7 @@ impl Search<'_> {
     }
 
     /// One future: the opponent's style, its hand and the stock's order.
-    fn sample(&self, rng: &mut GinRng) -> (World, Style) {
+    fn sample(&self, rng: &mut GinRng) -> Option<(Deal, Style)> {
         let mut pool = self.pool;
         let mut opponent = self.opponent_known;
         let mut style = Style::GinHunter;
@@ -535,24 +533,21 @@ impl Search<'_> {
             // hand after its first discard, and nobody sits on gin.
             let deadwood = self.table.solver.min_deadwood(hand);
             let fits = match style {
-                Style::KnockAtOnce => deadwood > self.table.knock_limit,
+                Style::KnockAtOnce => deadwood > self.view.knock_limit,
                 Style::GinHunter => deadwood > 0,
             };
             if !self.opponent_has_played || fits || attempt == 15 {
                 break;
             }
         }
-        // The rest, shuffled, is the stock.
-        let mut world = World {
-            hands: [self.hand, opponent],
-            stock: pool,
-            next: 0,
-            len: self.pool_len - self.opponent_unknown,
-            top: self.top,
-        };
-        random::shuffle(rng, &mut world.stock[..world.len]);
-        debug_assert_eq!(world.len, self.stock_size);
-        (world, style)
+        // The rest, shuffled, is the stock; a rebuilt stock (the `reshuffle` rule) takes its seed
+        // from the stream without moving it on.
+        let stock = &mut pool[..self.pool_len - self.opponent_unknown];
+        random::shuffle(rng, stock);
+        debug_assert_eq!(stock.len(), self.view.stock_size);
+        let shuffle_seed = random::below(&mut rng.clone(), u64::MAX);
+        let deal = Deal::from_view(self.view, opponent, stock, shuffle_seed).ok()?;
+        Some((deal, style))
     }
 }
 
@@ -569,14 +564,12 @@ impl Agent for McAgent {
             self.rules = rules.clone();
         }
         self.seat = seat;
-        self.upcard = None;
         self.opponent_knocks = 0.0;
         self.opponent_holds = 0.0;
     }
 
     fn observe(&mut self, event: &Event) {
-        if let Event::HandStarted { upcard, knock_limit, .. } = event {
-            self.upcard = Some(*upcard);
+        if let Event::HandStarted { knock_limit, .. } = event {
             self.knock_limit = *knock_limit;
         }
         // Learn before the expert's tracker forgets the hand.
