@@ -19,13 +19,15 @@
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet, Rank};
 use gin_engine::{Action, Agent, Event, Phase, PlayerView};
-use gin_rules::{Player, Ruleset, Showing, Solver};
+use gin_rules::settings::{Kind, Setting, Settings};
+use gin_rules::{Player, Ruleset, Showing, Solver, field_setting};
 
 use crate::Tracker;
 
-/// Every weight of the expert agent. A JSON file may override any of them by name.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// Every weight of the expert agent, listed with its range and meaning in [`Settings::table`]: a
+/// JSON file (`--param FILE`) or an agent spec (`expert:danger_weight=2`) may override any of
+/// them by name.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExpertParams {
     /// Weight of the deadwood left right after a discard, next to the outlook.
     pub deadwood_weight: f64,
@@ -77,31 +79,58 @@ impl Default for ExpertParams {
     }
 }
 
-impl ExpertParams {
-    /// Reads parameters from JSON; names not given keep their defaults.
-    ///
-    /// # Errors
-    /// The JSON error, naming an unknown parameter or a value of the wrong type.
-    pub fn from_json(text: &str) -> Result<ExpertParams, serde_json::Error> {
-        serde_json::from_str(text)
-    }
-
-    /// Sets one parameter by name from its text.
-    ///
-    /// # Errors
-    /// A message naming the unknown parameter or the bad value.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let mut table = serde_json::to_value(&*self).map_err(|e| e.to_string())?;
-        let slot = table.get_mut(name).ok_or_else(|| {
-            let names: Vec<String> = match serde_json::to_value(ExpertParams::default()) {
-                Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
-                _ => Vec::new(),
-            };
-            format!("has no setting `{name}` (settings: {})", names.join(", "))
-        })?;
-        *slot = serde_json::from_str(value).map_err(|_| format!("setting `{name}` takes a number, not `{value}`"))?;
-        *self = serde_json::from_value(table).map_err(|e| format!("setting `{name}`: {e}"))?;
-        Ok(())
+impl Settings for ExpertParams {
+    fn table() -> &'static [Setting<ExpertParams>] {
+        const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
+        const DEADWOOD: Kind = Kind::Int { min: 0, max: 10 };
+        static TABLE: &[Setting<ExpertParams>] = &[
+            field_setting!(deadwood_weight, WEIGHT, "Weight of the deadwood left right after a discard, next to the outlook."),
+            field_setting!(
+                knock_outs_weight,
+                WEIGHT,
+                "Bonus (in deadwood points) per unit of probability that the next draw makes the hand knockable."
+            ),
+            field_setting!(gin_outs_weight, WEIGHT, "Bonus per unit of probability that the next draw makes the hand gin."),
+            field_setting!(
+                danger_weight,
+                WEIGHT,
+                "Penalty (in deadwood points) per unit of probability that the opponent can meld the discard."
+            ),
+            field_setting!(
+                refusal_discount,
+                Kind::Float { min: 0.0, max: 10.0 },
+                "Factor on the chance that the opponent holds a card related to one it refused or discarded."
+            ),
+            field_setting!(
+                pickup_boost,
+                Kind::Float { min: 0.0, max: 10.0 },
+                "Factor on the chance that the opponent holds a card that melds with one it took from the pile."
+            ),
+            field_setting!(
+                take_margin,
+                WEIGHT,
+                "Take the pile's top card when its outlook beats drawing from the stock by at least this."
+            ),
+            field_setting!(knock_max_early, DEADWOOD, "The largest deadwood to knock with while the stock is large."),
+            field_setting!(knock_max_late, DEADWOOD, "The largest deadwood to knock with once the stock is small."),
+            field_setting!(
+                late_stock,
+                Kind::Int { min: 0, max: 31 },
+                "The stock size under which the late knock limit applies."
+            ),
+            field_setting!(
+                candidates,
+                Kind::Int { min: 1, max: 11 },
+                "How many of the least-deadwood discards the draw decision weighs in full."
+            ),
+            field_setting!(
+                high_slope,
+                Kind::Float { min: 0.0, max: 10.0 },
+                "Deadwood above `high_from` counts at this fraction of its points in the outlook."
+            ),
+            field_setting!(high_from, Kind::Int { min: 0, max: 100 }, "Where deadwood starts to count at `high_slope`."),
+        ];
+        TABLE
     }
 }
 

@@ -1,6 +1,6 @@
 //! Agents for the gin engine, and a registry that builds them by name.
 //!
-//! [`registry::build`] turns a spec such as `simple` or `expert:knock_bias=2` into a boxed
+//! [`registry::build`] turns a spec such as `simple` or `expert:danger_weight=2` into a boxed
 //! [`gin_engine::Agent`]. The agents: `random` (uniform over the legal actions), `greedy` (the
 //! heuristic of the original Gin Rummy Java project), `simple` (a port of the EAAI competition's
 //! `SimpleGinRummyPlayer`) and `expert` (our own: knock and gin distance, outs, danger, and a

@@ -31,16 +31,17 @@ use std::time::{Duration, Instant};
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Deal, Event, Phase, PlayerView};
-use gin_rules::{KnockKind, Player, Ruleset, Showing};
+use gin_rules::settings::{Kind, Setting, SettingError, Settings};
+use gin_rules::{KnockKind, Player, Ruleset, Showing, field_setting};
 
 use crate::{ExpertAgent, ExpertParams};
 use odds::WinOdds;
 use playout::{Style, Table};
 
-/// The settings of the search. A JSON file (`--param FILE`) or the agent spec
-/// (`mc:samples=500,threads=2`) may override any of them by name.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// The settings of the search, listed with their ranges and meanings in [`Settings::table`]. A
+/// JSON file (`--param FILE`) or the agent spec (`mc:samples=500,threads=2`) may override any of
+/// them by name.
+#[derive(Clone, Debug, PartialEq)]
 pub struct McParams {
     /// Futures sampled per decision (rounded up to a multiple of 8).
     pub samples: u32,
@@ -94,44 +95,65 @@ impl McParams {
             evidence: 20.0,
         }
     }
+}
 
-    /// Reads settings from JSON over `self`; names not given keep their values.
-    ///
-    /// # Errors
-    /// A message naming an unknown setting or a value of the wrong type.
-    pub fn merge_json(&mut self, text: &str) -> Result<(), String> {
-        let patch: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let serde_json::Value::Object(patch) = patch else {
-            return Err("expected a JSON object of settings".to_owned());
-        };
-        for (name, value) in patch {
-            self.set(&name, &value.to_string())?;
-        }
-        Ok(())
+impl Settings for McParams {
+    fn table() -> &'static [Setting<McParams>] {
+        const GAIN: Kind = Kind::Float { min: -1.0, max: 1.0 };
+        const EVIDENCE: Kind = Kind::Float { min: 0.0, max: 1000.0 };
+        static TABLE: &[Setting<McParams>] = &[
+            field_setting!(
+                samples,
+                Kind::Int { min: 0, max: 1_000_000 },
+                "Futures sampled per decision (rounded up to a multiple of 8)."
+            ),
+            field_setting!(
+                ms,
+                Kind::Int { min: 0, max: 60_000 },
+                "A time budget per decision in milliseconds instead of `samples` (0: use `samples`); choices then \
+                 depend on the machine."
+            ),
+            field_setting!(
+                threads,
+                Kind::Int { min: 1, max: 256 },
+                "Threads that share the futures of one decision (the choice does not depend on it)."
+            ),
+            field_setting!(search_draws, Kind::Bool, "Search the choice between the pile's top and the stock."),
+            field_setting!(search_discards, Kind::Bool, "Search the discard among the expert's best few."),
+            field_setting!(
+                discard_candidates,
+                Kind::Int { min: 1, max: 8 },
+                "How many of the expert's best discards the discard search weighs."
+            ),
+            field_setting!(
+                margin,
+                GAIN,
+                "The gain in the chance of winning the game that a rival needs to overrule the expert's choice."
+            ),
+            field_setting!(
+                knock_margin,
+                GAIN,
+                "The gain in the chance of winning the game that a knock needs over playing on."
+            ),
+            field_setting!(
+                prior_knocks,
+                EVIDENCE,
+                "Prior evidence that the opponent knocks at once (pseudo-counts, against `prior_holds`)."
+            ),
+            field_setting!(prior_holds, EVIDENCE, "Prior evidence that the opponent holds knockable hands for gin."),
+            field_setting!(
+                evidence,
+                EVIDENCE,
+                "The evidence of one knock the opponent makes with deadwood, or of one knockable hand it shows."
+            ),
+        ];
+        TABLE
     }
 
-    /// Sets one setting by name from its text.
-    ///
-    /// # Errors
-    /// A message naming the unknown setting or the bad value.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let mut table = serde_json::to_value(&*self).map_err(|e| e.to_string())?;
-        let slot = table.get_mut(name).ok_or_else(|| {
-            let names: Vec<String> = match serde_json::to_value(McParams::fast()) {
-                Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
-                _ => Vec::new(),
-            };
-            format!("has no setting `{name}` (settings: {})", names.join(", "))
-        })?;
-        *slot = serde_json::from_str(value).map_err(|_| format!("setting `{name}` does not take `{value}`"))?;
-        let params: McParams = serde_json::from_value(table).map_err(|e| format!("setting `{name}`: {e}"))?;
-        if params.samples == 0 && params.ms == 0 {
-            return Err("needs `samples` or `ms` above 0".to_owned());
+    fn check_together(&self) -> Result<(), SettingError> {
+        if self.samples == 0 && self.ms == 0 {
+            return Err(SettingError::Conflict("the search needs `samples` or `ms` above 0"));
         }
-        if params.threads == 0 {
-            return Err("setting `threads` must be at least 1".to_owned());
-        }
-        *self = params;
         Ok(())
     }
 }
@@ -611,16 +633,19 @@ mod tests {
     #[test]
     fn settings_are_read_by_name_and_checked() {
         let mut params = McParams::fast();
-        params.set("samples", "64").unwrap();
-        params.set("search_draws", "true").unwrap();
+        params.set_text("samples", "64").unwrap();
+        params.set_text("search_draws", "true").unwrap();
         assert_eq!((params.samples, params.search_draws), (64, true));
-        assert!(params.set("sample", "64").unwrap_err().contains("has no setting `sample`"));
-        assert!(params.set("samples", "many").unwrap_err().contains("does not take `many`"));
-        assert!(params.set("threads", "0").unwrap_err().contains("at least 1"));
-        params.merge_json(r#"{"ms": 5, "margin": 0.01}"#).unwrap();
-        assert_eq!((params.ms, params.margin), (5, 0.01));
-        assert!(params.merge_json("[1]").is_err());
-        assert!(params.merge_json(r#"{"knock": 1}"#).is_err());
+        let err = |name: &str, text: &str| McParams::fast().set_text(name, text).unwrap_err().to_string();
+        assert!(err("sample", "64").starts_with("unknown setting `sample`; valid settings: samples, ms,"));
+        assert_eq!(err("samples", "many"), r#"setting `samples` expects a whole number from 0 to 1000000, found "many""#);
+        assert_eq!(err("threads", "0"), "setting `threads` must be from 1 to 256, found 0");
+        assert_eq!(err("samples", "0"), "the search needs `samples` or `ms` above 0");
+        params.set_text("ms", "5").unwrap();
+        params.set_text("samples", "0").unwrap();
+        assert_eq!((params.ms, params.samples), (5, 0));
+        McParams::fast().validate().unwrap();
+        McParams::strong().validate().unwrap();
     }
 
     fn play(params: McParams, seed: u64) -> gin_engine::GameRecord {

@@ -5,6 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use gin_engine::{Agent, RandomAgent};
+use gin_rules::settings::{SettingError, Settings};
+use serde_json::Value;
 
 use crate::{ExpertAgent, ExpertParams, GreedyAgent, McAgent, McParams, SimpleAgent};
 
@@ -32,13 +34,21 @@ pub enum SpecError {
     /// A setting that is not `key=value`.
     #[error("bad setting `{0}` in the agent spec: expected key=value")]
     BadSetting(String),
+    /// A setting that an agent without settings was given.
+    #[error("agent `{agent}` has no settings (found `{setting}`)")]
+    NoSettings {
+        /// The agent.
+        agent: String,
+        /// The setting given.
+        setting: String,
+    },
     /// A setting the agent does not have, or a value it does not take.
-    #[error("agent `{agent}`: {message}")]
+    #[error("agent `{agent}`: {error}")]
     Setting {
         /// The agent.
         agent: String,
         /// What is wrong.
-        message: String,
+        error: SettingError,
     },
 }
 
@@ -77,38 +87,61 @@ impl fmt::Display for AgentSpec {
 /// expert parameters, with the search's settings in an optional `"mc"` object, as in
 /// `{"danger_weight": 3, "mc": {"samples": 500}}`. The `mc` settings apply to `mc` and `mc-fast`
 /// over their own levels; the expert parameters to `expert` and to the expert inside them.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AgentParams {
     /// The expert's parameters.
     pub expert: ExpertParams,
-    /// The search's settings, sorted by name, with their values as JSON text.
-    pub mc: Vec<(String, String)>,
+    /// The search's settings at the `mc-fast` level.
+    pub mc_fast: McParams,
+    /// The search's settings at the `mc` level.
+    pub mc: McParams,
+}
+
+impl Default for AgentParams {
+    fn default() -> AgentParams {
+        AgentParams { expert: ExpertParams::default(), mc_fast: McParams::fast(), mc: McParams::strong() }
+    }
+}
+
+/// Why a parameter file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// Not JSON; carries the parser's message.
+    #[error("not valid json: {0}")]
+    Json(String),
+    /// JSON, but not an object.
+    #[error("expected a JSON object of parameters, such as {{\"danger_weight\": 3}}")]
+    NotAnObject,
+    /// `"mc"` is not an object.
+    #[error("\"mc\" must be an object of settings, such as {{\"samples\": 500}}")]
+    McNotAnObject,
+    /// An expert parameter refused.
+    #[error("{0}")]
+    Expert(SettingError),
+    /// A search setting refused.
+    #[error("\"mc\": {0}")]
+    Mc(SettingError),
 }
 
 impl AgentParams {
     /// Reads a parameter file's text.
     ///
     /// # Errors
-    /// A message naming what is not JSON, an unknown parameter or setting, or a bad value.
-    pub fn from_json(text: &str) -> Result<AgentParams, String> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let serde_json::Value::Object(mut fields) = value else {
-            return Err("expected a JSON object of parameters, such as {\"danger_weight\": 3}".to_owned());
-        };
+    /// [`ParamsError`]: text that is not a JSON object, an unknown parameter or setting, or a
+    /// value of the wrong type or out of its range (the message names it and its range).
+    pub fn from_json(text: &str) -> Result<AgentParams, ParamsError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| ParamsError::Json(e.to_string()))?;
+        let Value::Object(mut fields) = value else { return Err(ParamsError::NotAnObject) };
         let mut params = AgentParams::default();
         match fields.remove("mc") {
             None => {}
-            Some(serde_json::Value::Object(settings)) => {
-                let mut check = McParams::fast();
-                for (name, value) in settings {
-                    let value = value.to_string();
-                    check.set(&name, &value).map_err(|message| format!("\"mc\": {message}"))?;
-                    params.mc.push((name, value));
-                }
+            Some(Value::Object(settings)) => {
+                params.mc_fast.set_all(&settings).map_err(ParamsError::Mc)?;
+                params.mc.set_all(&settings).map_err(ParamsError::Mc)?;
             }
-            Some(_) => return Err("\"mc\" must be an object of settings, such as {\"samples\": 500}".to_owned()),
+            Some(_) => return Err(ParamsError::McNotAnObject),
         }
-        params.expert = serde_json::from_value(serde_json::Value::Object(fields)).map_err(|e| e.to_string())?;
+        params.expert.set_all(&fields).map_err(ParamsError::Expert)?;
         Ok(params)
     }
 }
@@ -119,12 +152,11 @@ impl AgentParams {
 /// # Errors
 /// [`SpecError`] for an unknown agent or a setting it does not take.
 pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + Send>, SpecError> {
-    let no_settings = || {
-        if let Some((key, _)) = spec.settings.first() {
-            return Err(SpecError::Setting { agent: spec.name.clone(), message: format!("has no setting `{key}`") });
-        }
-        Ok(())
+    let no_settings = || match spec.settings.first() {
+        Some((key, _)) => Err(SpecError::NoSettings { agent: spec.name.clone(), setting: key.clone() }),
+        None => Ok(()),
     };
+    let setting_error = |error| SpecError::Setting { agent: spec.name.clone(), error };
     Ok(match spec.name.as_str() {
         "random" => {
             no_settings()?;
@@ -139,17 +171,17 @@ pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + S
             Box::new(SimpleAgent::default())
         }
         "expert" => {
-            let mut params = params.expert.clone();
+            let mut expert = params.expert.clone();
             for (key, value) in &spec.settings {
-                params.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
+                expert.set_text(key, value).map_err(setting_error)?;
             }
-            Box::new(ExpertAgent::new(params))
+            Box::new(ExpertAgent::new(expert))
         }
         "mc" | "mc-fast" => {
             let (name, mut search) =
-                if spec.name == "mc" { ("mc", McParams::strong()) } else { ("mc-fast", McParams::fast()) };
-            for (key, value) in params.mc.iter().chain(&spec.settings) {
-                search.set(key, value).map_err(|message| SpecError::Setting { agent: spec.name.clone(), message })?;
+                if spec.name == "mc" { ("mc", params.mc.clone()) } else { ("mc-fast", params.mc_fast.clone()) };
+            for (key, value) in &spec.settings {
+                search.set_text(key, value).map_err(setting_error)?;
             }
             Box::new(McAgent::new(name, search, params.expert.clone()))
         }
@@ -184,9 +216,14 @@ mod tests {
             "unknown agent `chess`: expected one of random, greedy, simple, expert, mc-fast, mc"
         );
         let err = build(&"simple:x=1".parse().unwrap(), &AgentParams::default()).err().unwrap();
-        assert_eq!(err.to_string(), "agent `simple`: has no setting `x`");
+        assert_eq!(err.to_string(), "agent `simple` has no settings (found `x`)");
         let err = build(&"mc-fast:samples=lots".parse().unwrap(), &AgentParams::default()).err().unwrap();
-        assert_eq!(err.to_string(), "agent `mc-fast`: setting `samples` does not take `lots`");
+        assert_eq!(
+            err.to_string(),
+            r#"agent `mc-fast`: setting `samples` expects a whole number from 0 to 1000000, found "lots""#
+        );
+        let err = build(&"expert:danger_weight=500".parse().unwrap(), &AgentParams::default()).err().unwrap();
+        assert_eq!(err.to_string(), "agent `expert`: setting `danger_weight` must be from -100 to 100, found 500");
     }
 
     #[test]
@@ -194,19 +231,21 @@ mod tests {
         let params =
             AgentParams::from_json(r#"{"danger_weight": 5, "mc": {"samples": 48, "knock_margin": 0.5}}"#).unwrap();
         assert_eq!(params.expert.danger_weight, 5.0);
-        assert_eq!(params.mc, [("knock_margin".into(), "0.5".into()), ("samples".into(), "48".into())]);
+        assert_eq!((params.mc.samples, params.mc.knock_margin), (48, 0.5));
+        assert_eq!((params.mc_fast.samples, params.mc_fast.knock_margin), (48, 0.5));
+        assert_eq!(params.mc.threads, McParams::strong().threads);
         // The spec's settings apply over the file's.
         assert!(build(&"mc:samples=64".parse().unwrap(), &params).is_ok());
         for (text, message) in [
             ("[1]", "expected a JSON object"),
             (r#"{"mc": 3}"#, "\"mc\" must be an object"),
-            (r#"{"mc": {"sample": 3}}"#, "has no setting `sample`"),
-            (r#"{"mc": {"threads": 0}}"#, "at least 1"),
-            (r#"{"danger": 1}"#, "unknown field `danger`"),
-            ("{", "EOF"),
+            (r#"{"mc": {"sample": 3}}"#, "\"mc\": unknown setting `sample`; valid settings: samples,"),
+            (r#"{"mc": {"threads": 0}}"#, "\"mc\": setting `threads` must be from 1 to 256, found 0"),
+            (r#"{"danger": 1}"#, "unknown setting `danger`; valid settings: deadwood_weight,"),
+            ("{", "not valid json: EOF"),
         ] {
-            let err = AgentParams::from_json(text).unwrap_err();
-            assert!(err.contains(message), "{text}: {err}");
+            let err = AgentParams::from_json(text).unwrap_err().to_string();
+            assert!(err.starts_with(message), "{text}: {err}");
         }
     }
 }

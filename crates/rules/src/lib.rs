@@ -29,6 +29,7 @@ mod player;
 pub mod reference;
 mod ruleset;
 mod scoring;
+pub mod settings;
 mod showdown;
 mod solver;
 mod tables;

@@ -1,15 +1,16 @@
-//! `Ruleset`: every setting of RULES.md that real tables play differently, its named presets and
-//! the house-rules JSON format.
+//! `Ruleset`: every setting of docs/rules.md that real tables play differently, its named presets
+//! ([`Preset`]) and the house-rules JSON format, all read through one table of settings.
 
 use std::fmt;
-use std::ops::RangeInclusive;
 
 use gin_cards::{Card, Rank};
-use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-/// The most deadwood a player may knock with (RULES.md rules 10 and 14).
+use crate::settings::{Kind, Setting, SettingError, Settings, checked, describe};
+
+/// The most deadwood a player may knock with (docs/rules.md, rules 10 and 14).
 ///
 /// In JSON a number from 0 to 10 (0 means gin only) or the string `"upcard"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,13 +70,13 @@ impl<'de> Deserialize<'de> for KnockLimit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
-    /// A tie is an undercut: the defender scores the undercut bonus (RULES.md rule 19, every preset).
+    /// A tie is an undercut: the defender scores the undercut bonus (rule 19, every preset).
     Undercut,
     /// A tie scores nothing for either player; the hand counts as played, like a dead hand.
     NoScore,
 }
 
-/// Who deals the next hand (RULES.md rule 6). After a dead hand the same dealer deals again.
+/// Who deals the next hand (rule 6). After a dead hand the same dealer deals again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NextDealer {
@@ -87,7 +88,7 @@ pub enum NextDealer {
     Winner,
 }
 
-/// What happens when the stock is down to the floor (RULES.md rule 21).
+/// What happens when the stock is down to the floor (rule 21).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StockEnd {
@@ -97,7 +98,7 @@ pub enum StockEnd {
     Reshuffle,
 }
 
-/// Every setting of the rules, as plain data; see RULES.md section 7 and `docs/rules.md`.
+/// Every setting of the rules, as plain data; see docs/rules.md, section 7.
 ///
 /// Build one from a preset ([`Ruleset::preset`], [`Ruleset::standard`] …) or from a house-rules
 /// JSON file ([`Ruleset::from_json`]): a preset plus overrides, checked by [`Ruleset::validate`].
@@ -115,7 +116,7 @@ pub enum StockEnd {
 /// assert!(err.to_string().starts_with("unknown setting `targte`"));
 /// # Ok::<(), gin_rules::RulesetError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ruleset {
     /// The most deadwood a player may knock with (rule 10; Oklahoma rule 14).
     pub knock_limit: KnockLimit,
@@ -164,60 +165,71 @@ pub enum RulesetError {
     /// `"preset"` names no preset; carries the name.
     #[error("unknown preset `{0}`; valid presets: {presets}", presets = Ruleset::PRESETS.join(", "))]
     UnknownPreset(String),
-    /// A field that is no setting; carries its name.
-    #[error("unknown setting `{0}`; valid settings: preset, {fields}", fields = FIELDS.join(", "))]
-    UnknownSetting(String),
-    /// A setting given a value of the wrong type.
-    #[error("setting `{setting}` expects {expected}, found {found}")]
-    WrongType {
-        /// The setting's name.
-        setting: &'static str,
-        /// What the setting takes.
-        expected: &'static str,
-        /// The value found, as JSON.
-        found: String,
-    },
-    /// A number outside the setting's range.
-    #[error("setting `{setting}` must be from {} to {}, found {value}", range.start(), range.end())]
-    OutOfRange {
-        /// The setting's name.
-        setting: &'static str,
-        /// The values the setting takes.
-        range: RangeInclusive<u32>,
-        /// The value found.
-        value: u64,
-    },
+    /// A setting that does not exist, of the wrong type or out of its range.
+    #[error(transparent)]
+    Setting(#[from] SettingError),
 }
 
-/// The settings' JSON names, in declaration order.
-const FIELDS: [&str; 16] = [
-    "knock_limit",
-    "gin_bonus",
-    "undercut_bonus",
-    "big_gin_bonus",
-    "tie",
-    "next_dealer",
-    "target",
-    "game_bonus",
-    "box_bonus",
-    "shutout_multiplier",
-    "stock_end",
-    "stock_floor",
-    "may_discard_taken_card",
-    "layoffs",
-    "ace_high",
-    "spade_doubles",
-];
+/// A named starting point for a ruleset (docs/rules.md, section 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// The default: the rules as docs/rules.md states them.
+    Standard,
+    /// Gin 20, undercut 10, no big gin, the loser deals, box bonus 20.
+    Pagat,
+    /// The EAAI 2021 competition: no big gin and no game, box or shutout bonus.
+    Eaai,
+    /// The first upcard sets the knock limit; target 150.
+    Oklahoma,
+}
+
+impl Preset {
+    /// Every preset, the default first.
+    pub const ALL: [Preset; 4] = [Preset::Standard, Preset::Pagat, Preset::Eaai, Preset::Oklahoma];
+
+    /// The preset's name: `standard`, `pagat`, `eaai` or `oklahoma`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Standard => "standard",
+            Preset::Pagat => "pagat",
+            Preset::Eaai => "eaai",
+            Preset::Oklahoma => "oklahoma",
+        }
+    }
+
+    /// The preset called `name` (any case, surrounding spaces ignored), if any.
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| preset.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Its ruleset.
+    pub const fn rules(self) -> Ruleset {
+        match self {
+            Preset::Standard => Ruleset::standard(),
+            Preset::Pagat => Ruleset::pagat(),
+            Preset::Eaai => Ruleset::eaai(),
+            Preset::Oklahoma => Ruleset::oklahoma(),
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 const KNOCK_LIMIT_EXPECTED: &str = "a number from 0 to 10 or \"upcard\"";
 
-const NUMBER: &str = "a non-negative whole number";
+/// The most a bonus may be: no score of a game comes near `u32::MAX`.
+const MAX_BONUS: u64 = 1000;
 
 impl Ruleset {
-    /// The names of the presets, the first being the default.
-    pub const PRESETS: [&'static str; 4] = ["standard", "pagat", "eaai", "oklahoma"];
+    /// The names of the presets, the first being the default (see [`Preset`]).
+    pub const PRESETS: [&'static str; 4] =
+        [Preset::Standard.name(), Preset::Pagat.name(), Preset::Eaai.name(), Preset::Oklahoma.name()];
 
-    /// The `standard` preset, the default: RULES.md as written.
+    /// The `standard` preset, the default: docs/rules.md as written.
     pub const fn standard() -> Ruleset {
         Ruleset {
             knock_limit: KnockLimit::Fixed(10),
@@ -265,19 +277,7 @@ impl Ruleset {
 
     /// The preset with this name (one of [`Ruleset::PRESETS`], any case), if any.
     pub fn preset(name: &str) -> Option<Ruleset> {
-        let name = name.trim();
-        let preset = |candidate: &str| name.eq_ignore_ascii_case(candidate);
-        if preset("standard") {
-            Some(Ruleset::standard())
-        } else if preset("pagat") {
-            Some(Ruleset::pagat())
-        } else if preset("eaai") {
-            Some(Ruleset::eaai())
-        } else if preset("oklahoma") {
-            Some(Ruleset::oklahoma())
-        } else {
-            None
-        }
+        Preset::from_name(name).map(Preset::rules)
     }
 
     /// The deadwood solver for this ruleset's ace rule.
@@ -295,35 +295,13 @@ impl Ruleset {
         }
     }
 
-    /// Checks that every setting is in its range: knock limit 0 to 10, bonuses 0 to 1000,
-    /// target 1 to 10000, shutout multiplier 1 to 10, stock floor 0 to 30.
+    /// Checks that every setting is in its range (see [`Ruleset::table`]): knock limit 0 to 10,
+    /// bonuses 0 to 1000, target 1 to 10000, shutout multiplier 1 to 10, stock floor 0 to 30.
     ///
     /// # Errors
-    /// [`RulesetError::OutOfRange`] for the first setting out of its range.
+    /// [`RulesetError::Setting`] for the first setting out of its range.
     pub fn validate(&self) -> Result<(), RulesetError> {
-        let numbers = [
-            (
-                "knock_limit",
-                match self.knock_limit {
-                    KnockLimit::Fixed(limit) => Some(limit),
-                    KnockLimit::Upcard => None,
-                },
-            ),
-            ("gin_bonus", Some(self.gin_bonus)),
-            ("undercut_bonus", Some(self.undercut_bonus)),
-            ("big_gin_bonus", self.big_gin_bonus),
-            ("target", Some(self.target)),
-            ("game_bonus", Some(self.game_bonus)),
-            ("box_bonus", Some(self.box_bonus)),
-            ("shutout_multiplier", Some(self.shutout_multiplier)),
-            ("stock_floor", Some(self.stock_floor)),
-        ];
-        for (setting, value) in numbers {
-            if let Some(value) = value {
-                check_range(setting, value.into())?;
-            }
-        }
-        Ok(())
+        Ok(Settings::validate(self)?)
     }
 
     /// Reads a ruleset from house-rules JSON: an object whose optional `"preset"` names the base
@@ -343,7 +321,7 @@ impl Ruleset {
 
     /// Every setting as pretty-printed JSON, in the format [`Ruleset::from_json`] reads.
     pub fn to_json(&self) -> String {
-        // Infallible: every field is a number, a string, a bool or null.
+        // Infallible: every value is a number, a string, a bool or null.
         serde_json::to_string_pretty(self).expect("a ruleset always serializes to json")
     }
 
@@ -357,55 +335,160 @@ impl Ruleset {
                 Ruleset::preset(name).ok_or_else(|| RulesetError::UnknownPreset(name.clone()))?
             }
             Some(other) => {
-                return Err(RulesetError::WrongType {
+                return Err(SettingError::WrongType {
                     setting: "preset",
-                    expected: "a preset name: standard, pagat, eaai or oklahoma",
+                    expected: format!("a preset name: {}", Ruleset::PRESETS.join(", ")),
                     found: describe(other),
-                });
+                }
+                .into());
             }
         };
-        for (name, value) in settings {
-            if name != "preset" {
-                rules.set(name, value)?;
-            }
+        for (name, value) in settings.iter().filter(|(name, _)| *name != "preset") {
+            rules.set(name, value).map_err(|err| match err {
+                SettingError::Unknown { name, valid } => {
+                    SettingError::Unknown { name, valid: format!("preset, {valid}") }
+                }
+                other => other,
+            })?;
         }
-        rules.validate()?;
         Ok(rules)
     }
+}
 
-    /// Overrides one setting by its JSON name; numbers are range-checked, the rest is left to
-    /// [`Ruleset::validate`].
-    fn set(&mut self, name: &str, value: &Value) -> Result<(), RulesetError> {
-        const BOOL: &str = "true or false";
-        match name {
-            "knock_limit" => self.knock_limit = parse("knock_limit", KNOCK_LIMIT_EXPECTED, value)?,
-            "gin_bonus" => self.gin_bonus = parse_number("gin_bonus", NUMBER, value)?,
-            "undercut_bonus" => self.undercut_bonus = parse_number("undercut_bonus", NUMBER, value)?,
-            "big_gin_bonus" => {
-                self.big_gin_bonus = match value {
-                    Value::Null => None,
-                    _ => Some(parse_number(
-                        "big_gin_bonus",
-                        "a non-negative whole number, or null for no big gin",
-                        value,
-                    )?),
-                }
-            }
-            "tie" => self.tie = parse("tie", r#""undercut" or "no_score""#, value)?,
-            "next_dealer" => self.next_dealer = parse("next_dealer", r#""alternate", "loser" or "winner""#, value)?,
-            "target" => self.target = parse_number("target", NUMBER, value)?,
-            "game_bonus" => self.game_bonus = parse_number("game_bonus", NUMBER, value)?,
-            "box_bonus" => self.box_bonus = parse_number("box_bonus", NUMBER, value)?,
-            "shutout_multiplier" => self.shutout_multiplier = parse_number("shutout_multiplier", NUMBER, value)?,
-            "stock_end" => self.stock_end = parse("stock_end", r#""dead_hand" or "reshuffle""#, value)?,
-            "stock_floor" => self.stock_floor = parse_number("stock_floor", NUMBER, value)?,
-            "may_discard_taken_card" => self.may_discard_taken_card = parse("may_discard_taken_card", BOOL, value)?,
-            "layoffs" => self.layoffs = parse("layoffs", BOOL, value)?,
-            "ace_high" => self.ace_high = parse("ace_high", BOOL, value)?,
-            "spade_doubles" => self.spade_doubles = parse("spade_doubles", BOOL, value)?,
-            _ => return Err(RulesetError::UnknownSetting(name.to_owned())),
+impl Settings for Ruleset {
+    fn table() -> &'static [Setting<Ruleset>] {
+        const fn int(min: u64, max: u64) -> Kind {
+            Kind::Int { min, max }
         }
-        Ok(())
+        const BONUS: Kind = int(0, MAX_BONUS);
+        static TABLE: &[Setting<Ruleset>] = &[
+            Setting {
+                name: "knock_limit",
+                kind: Kind::IntOrWord { min: 0, max: 10, word: "upcard" },
+                meaning: "The most deadwood a player may knock with (rule 10); 0 means gin only; \"upcard\": \
+                          the value of the hand's first upcard, an ace meaning gin only (rule 14).",
+                get: |r| match r.knock_limit {
+                    KnockLimit::Fixed(limit) => limit.into(),
+                    KnockLimit::Upcard => "upcard".into(),
+                },
+                set: |r, v| r.knock_limit = checked(v),
+            },
+            Setting {
+                name: "gin_bonus",
+                kind: BONUS,
+                meaning: "Added to the defender's deadwood when the knocker goes gin (rule 20).",
+                get: |r| r.gin_bonus.into(),
+                set: |r, v| r.gin_bonus = checked(v),
+            },
+            Setting {
+                name: "undercut_bonus",
+                kind: BONUS,
+                meaning: "Added to K − D when the defender undercuts (rule 19).",
+                get: |r| r.undercut_bonus.into(),
+                set: |r, v| r.undercut_bonus = checked(v),
+            },
+            Setting {
+                name: "big_gin_bonus",
+                kind: Kind::IntOrNull { min: 0, max: MAX_BONUS, none: "no big gin" },
+                meaning: "Added to the defender's deadwood for big gin, all 11 cards melded (rules 13 and 20).",
+                get: |r| r.big_gin_bonus.into(),
+                set: |r, v| r.big_gin_bonus = checked(v),
+            },
+            Setting {
+                name: "tie",
+                kind: Kind::Choice(&["undercut", "no_score"]),
+                meaning: "How a knock is scored when D = K: an undercut (rule 19), or nobody scores.",
+                get: |r| serde_json::to_value(r.tie).unwrap_or(Value::Null),
+                set: |r, v| r.tie = checked(v),
+            },
+            Setting {
+                name: "next_dealer",
+                kind: Kind::Choice(&["alternate", "loser", "winner"]),
+                meaning: "Who deals the next hand; after a dead hand the same dealer deals again (rule 6).",
+                get: |r| serde_json::to_value(r.next_dealer).unwrap_or(Value::Null),
+                set: |r, v| r.next_dealer = checked(v),
+            },
+            Setting {
+                name: "target",
+                kind: int(1, 10_000),
+                meaning: "Hand points that end the game (rule 22).",
+                get: |r| r.target.into(),
+                set: |r, v| r.target = checked(v),
+            },
+            Setting {
+                name: "game_bonus",
+                kind: BONUS,
+                meaning: "Bonus to the winner of the game (rule 23).",
+                get: |r| r.game_bonus.into(),
+                set: |r, v| r.game_bonus = checked(v),
+            },
+            Setting {
+                name: "box_bonus",
+                kind: BONUS,
+                meaning: "Bonus per hand won, for each player, not counted toward the target (rule 23).",
+                get: |r| r.box_bonus.into(),
+                set: |r, v| r.box_bonus = checked(v),
+            },
+            Setting {
+                name: "shutout_multiplier",
+                kind: int(1, 10),
+                meaning: "Factor on the game bonus when the loser scored no hand points; 1 is no shutout rule \
+                          (rule 23).",
+                get: |r| r.shutout_multiplier.into(),
+                set: |r, v| r.shutout_multiplier = checked(v),
+            },
+            Setting {
+                name: "stock_end",
+                kind: Kind::Choice(&["dead_hand", "reshuffle"]),
+                meaning: "What happens when the stock is down to its floor: a dead hand, or the discard pile but \
+                          its top is shuffled into a new stock (rule 21).",
+                get: |r| serde_json::to_value(r.stock_end).unwrap_or(Value::Null),
+                set: |r, v| r.stock_end = checked(v),
+            },
+            Setting {
+                name: "stock_floor",
+                kind: int(0, 30),
+                meaning: "The number of stock cards that are never drawn (rule 21); at most 30 leaves a draw.",
+                get: |r| r.stock_floor.into(),
+                set: |r, v| r.stock_floor = checked(v),
+            },
+            Setting {
+                name: "may_discard_taken_card",
+                kind: Kind::Bool,
+                meaning: "Whether a card taken from the discard pile may be discarded in the same turn (rule 9).",
+                get: |r| r.may_discard_taken_card.into(),
+                set: |r, v| r.may_discard_taken_card = checked(v),
+            },
+            Setting {
+                name: "layoffs",
+                kind: Kind::Bool,
+                meaning: "Whether the defender may lay off on the knocker's melds (rule 17).",
+                get: |r| r.layoffs.into(),
+                set: |r, v| r.layoffs = checked(v),
+            },
+            Setting {
+                name: "ace_high",
+                kind: Kind::Bool,
+                meaning: "Whether Q-K-A is a run; K-A-2 never is (rule 3).",
+                get: |r| r.ace_high.into(),
+                set: |r, v| r.ace_high = checked(v),
+            },
+            Setting {
+                name: "spade_doubles",
+                kind: Kind::Bool,
+                meaning: "Oklahoma option: a spade first upcard doubles that hand's score (rule 14).",
+                get: |r| r.spade_doubles.into(),
+                set: |r, v| r.spade_doubles = checked(v),
+            },
+        ];
+        TABLE
+    }
+}
+
+impl Serialize for Ruleset {
+    /// Every setting by its name, as [`Ruleset::to_json`] writes them.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::settings::serialize(self, serializer)
     }
 }
 
@@ -425,50 +508,10 @@ impl<'de> Deserialize<'de> for Ruleset {
     }
 }
 
-/// Reads one setting's value, naming the setting and what it takes on a wrong type.
-fn parse<T: DeserializeOwned>(setting: &'static str, expected: &'static str, value: &Value) -> Result<T, RulesetError> {
-    T::deserialize(value).map_err(|_| RulesetError::WrongType { setting, expected, found: describe(value) })
-}
-
-/// Reads a number setting and checks its range.
-fn parse_number(setting: &'static str, expected: &'static str, value: &Value) -> Result<u32, RulesetError> {
-    check_range(setting, parse(setting, expected, value)?)
-}
-
-/// The values a number setting takes. Bonuses, the target and the multiplier are bounded so that
-/// no score of a game comes near `u32::MAX` and every game ends in a bounded number of hands; the
-/// stock holds 31 cards after the deal, so a floor of at most 30 leaves at least one draw.
-fn range_of(setting: &str) -> RangeInclusive<u32> {
-    match setting {
-        "knock_limit" => 0..=10,
-        "target" => 1..=10_000,
-        "shutout_multiplier" => 1..=10,
-        "stock_floor" => 0..=30,
-        _ => 0..=1000,
-    }
-}
-
-/// The number as a `u32` if it is in the setting's range.
-fn check_range(setting: &'static str, value: u64) -> Result<u32, RulesetError> {
-    let range = range_of(setting);
-    u32::try_from(value).ok().filter(|v| range.contains(v)).ok_or(RulesetError::OutOfRange { setting, range, value })
-}
-
-/// A JSON value for an error message, cut short if long.
-fn describe(value: &Value) -> String {
-    const MAX_CHARS: usize = 40;
-    let text = value.to_string();
-    if text.chars().count() > MAX_CHARS {
-        let cut: String = text.chars().take(MAX_CHARS).collect();
-        format!("{cut}…")
-    } else {
-        text
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::SettingError;
 
     fn presets() -> [Ruleset; 4] {
         [Ruleset::standard(), Ruleset::pagat(), Ruleset::eaai(), Ruleset::oklahoma()]
@@ -517,6 +560,18 @@ mod tests {
     }
 
     #[test]
+    fn presets_are_an_enum_with_names() {
+        for (preset, name) in Preset::ALL.into_iter().zip(Ruleset::PRESETS) {
+            assert_eq!(preset.name(), name);
+            assert_eq!(preset.to_string(), name);
+            assert_eq!(Preset::from_name(&name.to_uppercase()), Some(preset));
+            assert_eq!(Ruleset::preset(name), Some(preset.rules()));
+        }
+        assert_eq!(Preset::from_name(" eaai "), Some(Preset::Eaai));
+        assert_eq!(Preset::from_name("vegas"), None);
+    }
+
+    #[test]
     fn presets_by_name() {
         for (name, rules) in Ruleset::PRESETS.iter().zip(presets()) {
             assert_eq!(Ruleset::preset(name), Some(rules.clone()));
@@ -560,15 +615,18 @@ mod tests {
     fn json_names_every_field() {
         let value = serde_json::to_value(Ruleset::standard()).unwrap();
         let keys: Vec<&str> = value.as_object().unwrap().keys().map(String::as_str).collect();
-        let mut fields = FIELDS.to_vec();
+        let mut fields: Vec<&str> = Ruleset::table().iter().map(|setting| setting.name).collect();
+        assert_eq!(fields.len(), 16);
         fields.sort_unstable();
         assert_eq!(keys, fields);
-        // Every listed field can be set from JSON.
-        let standard = serde_json::to_value(Ruleset::standard()).unwrap();
-        for field in FIELDS {
-            let mut rules = Ruleset::standard();
-            rules.set(field, &standard[field]).unwrap();
+        // Every listed field can be set from JSON, and the table reads back what it writes.
+        let oklahoma = Ruleset { spade_doubles: true, big_gin_bonus: None, ..Ruleset::oklahoma() };
+        let values = oklahoma.to_json_value();
+        let mut rules = Ruleset::standard();
+        for setting in Ruleset::table() {
+            rules.set(setting.name, &values[setting.name]).unwrap();
         }
+        assert_eq!(rules, oklahoma);
     }
 
     #[test]
@@ -618,17 +676,26 @@ mod tests {
         let message = err(r#"{"targte": 150}"#);
         assert!(message.starts_with("unknown setting `targte`; valid settings: preset, knock_limit,"), "{message}");
         assert!(message.ends_with("ace_high, spade_doubles"), "{message}");
-        assert_eq!(Ruleset::from_json(r#"{"Target": 1}"#), Err(RulesetError::UnknownSetting("Target".into())));
+        assert!(matches!(
+            Ruleset::from_json(r#"{"Target": 1}"#),
+            Err(RulesetError::Setting(SettingError::Unknown { name, .. })) if name == "Target"
+        ));
     }
 
     #[test]
     fn wrong_types_name_the_setting_and_what_it_takes() {
-        assert_eq!(err(r#"{"target": "150"}"#), r#"setting `target` expects a non-negative whole number, found "150""#);
-        assert_eq!(err(r#"{"target": -5}"#), "setting `target` expects a non-negative whole number, found -5");
-        assert_eq!(err(r#"{"gin_bonus": 2.5}"#), "setting `gin_bonus` expects a non-negative whole number, found 2.5");
+        assert_eq!(
+            err(r#"{"target": "150"}"#),
+            r#"setting `target` expects a whole number from 1 to 10000, found "150""#
+        );
+        assert_eq!(err(r#"{"target": -5}"#), "setting `target` must be from 1 to 10000, found -5");
+        assert_eq!(
+            err(r#"{"gin_bonus": 2.5}"#),
+            "setting `gin_bonus` expects a whole number from 0 to 1000, found 2.5"
+        );
         assert_eq!(
             err(r#"{"knock_limit": "oklahoma"}"#),
-            r#"setting `knock_limit` expects a number from 0 to 10 or "upcard", found "oklahoma""#
+            r#"setting `knock_limit` expects a whole number from 0 to 10, or "upcard", found "oklahoma""#
         );
         assert_eq!(err(r#"{"layoffs": "yes"}"#), r#"setting `layoffs` expects true or false, found "yes""#);
         assert_eq!(err(r#"{"tie": "knocker"}"#), r#"setting `tie` expects "undercut" or "no_score", found "knocker""#);
@@ -642,12 +709,11 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"big_gin_bonus": false}"#),
-            "setting `big_gin_bonus` expects a non-negative whole number, or null for no big gin, \
-             found false"
+            "setting `big_gin_bonus` expects a whole number from 0 to 1000, or null for no big gin, found false"
         );
         assert_eq!(
             err(r#"{"preset": 3}"#),
-            "setting `preset` expects a preset name: standard, pagat, eaai or oklahoma, found 3"
+            "setting `preset` expects a preset name: standard, pagat, eaai, oklahoma, found 3"
         );
         let long = err(&format!(r#"{{"target": "{}"}}"#, "x".repeat(100)));
         assert!(long.ends_with(&format!("found \"{}…", "x".repeat(39))), "{long}");
@@ -679,7 +745,12 @@ mod tests {
         let rules = Ruleset { knock_limit: KnockLimit::Fixed(12), ..Ruleset::standard() };
         assert_eq!(
             rules.validate(),
-            Err(RulesetError::OutOfRange { setting: "knock_limit", range: 0..=10, value: 12 })
+            Err(RulesetError::Setting(SettingError::OutOfRange {
+                setting: "knock_limit",
+                min: "0".into(),
+                max: "10".into(),
+                found: "12".into()
+            }))
         );
         let rules = Ruleset { target: 0, ..Ruleset::standard() };
         assert!(rules.validate().is_err());

@@ -1,7 +1,9 @@
 //! The `simple`, `greedy` and `expert` agents: whole games without an illegal action, their
 //! choices on positions set up by hand, and determinism.
 
+use gin_ai::registry::AgentParams;
 use gin_ai::{ExpertAgent, ExpertParams, GreedyAgent, SimpleAgent};
+use gin_rules::settings::Settings;
 use gin_cards::{Card, CardSet};
 use gin_engine::{
     Action, Agent, Event, Game, GameOutcome, HandSetup, Phase, PlayerView, RandomAgent, RunOptions, play_game,
@@ -567,21 +569,25 @@ fn expert_knocks_in_its_first_turn_but_later_only_for_gin() {
 
 #[test]
 fn expert_parameters_come_from_json_and_specs() {
-    let params = ExpertParams::from_json(r#"{"danger_weight": 7.5, "late_stock": 20}"#).unwrap();
+    let params = AgentParams::from_json(r#"{"danger_weight": 7.5, "late_stock": 20}"#).unwrap().expert;
     assert_eq!(params.danger_weight, 7.5);
     assert_eq!(params.late_stock, 20);
     assert_eq!(params.knock_max_early, ExpertParams::default().knock_max_early);
-    let err = ExpertParams::from_json(r#"{"danger": 1}"#).unwrap_err().to_string();
-    assert!(err.contains("unknown field `danger`"), "{err}");
+    let err = AgentParams::from_json(r#"{"danger": 1}"#).unwrap_err().to_string();
+    assert!(err.starts_with("unknown setting `danger`; valid settings: deadwood_weight,"), "{err}");
     let mut params = ExpertParams::default();
-    params.set("knock_max_late", "3").unwrap();
+    params.set_text("knock_max_late", "3").unwrap();
     assert_eq!(params.knock_max_late, 3);
-    let err = params.set("knock_max_late", "lots").unwrap_err();
-    assert!(err.contains("takes a number"), "{err}");
-    let err = params.set("nonsense", "1").unwrap_err();
-    assert!(err.contains("has no setting `nonsense`") && err.contains("danger_weight"), "{err}");
-    let json = serde_json::to_string(&ExpertParams::default()).unwrap();
-    assert_eq!(ExpertParams::from_json(&json).unwrap(), ExpertParams::default());
+    let err = params.set_text("knock_max_late", "lots").unwrap_err().to_string();
+    assert_eq!(err, r#"setting `knock_max_late` expects a whole number from 0 to 10, found "lots""#);
+    let err = params.set_text("knock_max_late", "11").unwrap_err().to_string();
+    assert_eq!(err, "setting `knock_max_late` must be from 0 to 10, found 11");
+    let err = params.set_text("nonsense", "1").unwrap_err().to_string();
+    assert!(err.contains("unknown setting `nonsense`") && err.contains("danger_weight"), "{err}");
+    // What the table writes, it reads back; and the defaults are in range.
+    let json = ExpertParams::default().to_json_value().to_string();
+    assert_eq!(AgentParams::from_json(&json).unwrap().expert, ExpertParams::default());
+    ExpertParams::default().validate().unwrap();
 }
 
 #[test]
