@@ -2,13 +2,15 @@
 //!
 //! - `cargo xtask regress [--bless] [--filter TEXT]`: plays the fixed-seed matches of
 //!   `fixtures/regress/matches.txt` and compares their logs with the snapshots beside it.
-//! - `cargo xtask tidy`: checks that crate dependencies point one way
+//! - `cargo xtask tidy [--fix]`: checks that crate dependencies point one way
 //!   (cards <- rules <- engine <- ai <- cli), that every dependency comes from
-//!   `[workspace.dependencies]`, and that every crate takes the workspace lints.
+//!   `[workspace.dependencies]`, that every crate takes the workspace lints, and that the docs'
+//!   settings tables are those the code's settings tables give (`--fix` rewrites them).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod doc_tables;
 mod regress;
 mod tidy;
 
@@ -20,12 +22,15 @@ commands:
           its snapshot; on a difference show the first differing hands and exit non-zero.
           --bless rewrites the snapshots and lists what changed; --filter plays only the
           matches whose name contains TEXT
-  tidy    check the layering of the crates and the rules for their manifests";
+  tidy [--fix]
+          check the layering of the crates, the rules for their manifests, and that the
+          settings tables of docs/rules.md and docs/agents.md are those the code gives;
+          --fix rewrites the tables";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("tidy") => run_tidy(),
+        Some("tidy") => run_tidy(&args[1..]),
         Some("regress") => run_regress(&args[1..]),
         Some("-h" | "--help") | None => {
             println!("{USAGE}");
@@ -47,10 +52,20 @@ fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
-fn run_tidy() -> anyhow::Result<()> {
-    let problems = tidy::check_workspace(&workspace_root())?;
+fn run_tidy(args: &[String]) -> anyhow::Result<()> {
+    let fix = match args {
+        [] => false,
+        [flag] if flag == "--fix" => true,
+        [other, ..] => anyhow::bail!("unknown option `{other}` for tidy\n\n{USAGE}"),
+    };
+    let root = workspace_root();
+    let mut problems = tidy::check_workspace(&root)?;
+    problems.extend(doc_tables::check(&root, fix)?);
     if problems.is_empty() {
-        println!("tidy: the crates are layered cards <- rules <- engine <- ai <- cli and their manifests are tidy");
+        println!(
+            "tidy: the crates are layered cards <- rules <- engine <- ai <- cli, their manifests are tidy, and the \
+             docs' settings tables match the code"
+        );
         return Ok(());
     }
     for problem in &problems {

@@ -88,7 +88,7 @@ impl Settings for ExpertParams {
             field_setting!(
                 knock_outs_weight,
                 WEIGHT,
-                "Bonus (in deadwood points) per unit of probability that the next draw makes the hand knockable."
+                "Bonus (deadwood points) per unit of probability that the next draw makes the hand knockable."
             ),
             field_setting!(gin_outs_weight, WEIGHT, "Bonus per unit of probability that the next draw makes the hand gin."),
             field_setting!(
@@ -99,7 +99,7 @@ impl Settings for ExpertParams {
             field_setting!(
                 refusal_discount,
                 Kind::Float { min: 0.0, max: 10.0 },
-                "Factor on the chance that the opponent holds a card related to one it refused or discarded."
+                "Factor on the chance that the opponent holds a card next to one it refused or discarded."
             ),
             field_setting!(
                 pickup_boost,
@@ -109,14 +109,14 @@ impl Settings for ExpertParams {
             field_setting!(
                 take_margin,
                 WEIGHT,
-                "Take the pile's top card when its outlook beats drawing from the stock by at least this."
+                "Take the face-up card only when it beats a stock draw by at least this much."
             ),
-            field_setting!(knock_max_early, DEADWOOD, "The largest deadwood to knock with while the stock is large."),
-            field_setting!(knock_max_late, DEADWOOD, "The largest deadwood to knock with once the stock is small."),
+            field_setting!(knock_max_early, DEADWOOD, "The largest deadwood to knock with while the stock holds at least `late_stock` cards."),
+            field_setting!(knock_max_late, DEADWOOD, "The largest deadwood to knock with after that (0: gin only)."),
             field_setting!(
                 late_stock,
                 Kind::Int { min: 0, max: 31 },
-                "The stock size under which the late knock limit applies."
+                "The stock size under which `knock_max_late` applies (30: after the first draw)."
             ),
             field_setting!(
                 candidates,
@@ -126,7 +126,7 @@ impl Settings for ExpertParams {
             field_setting!(
                 high_slope,
                 Kind::Float { min: 0.0, max: 10.0 },
-                "Deadwood above `high_from` counts at this fraction of its points in the outlook."
+                "The fraction of its points at which deadwood above `high_from` counts in the outlook (1: in full)."
             ),
             field_setting!(high_from, Kind::Int { min: 0, max: 100 }, "Where deadwood starts to count at `high_slope`."),
         ];

@@ -169,8 +169,8 @@ const MAX_CANDIDATES: usize = 8;
 /// The most virtual turns that shape a sampled opponent hand.
 const MAX_FORM_TURNS: usize = 12;
 /// Virtual turns per turn played that shape a gin hunter's hand, and extra turns for a player who
-/// knocks at once. `calibration::probe_knock_bias` measures how well the futures' opponent hands
-/// match the truth: with 1 and 0 the opponent's deadwood comes out about 5 points too high against
+/// knocks at once. A calibration probe (docs/research/agents-log.md) measured how well the
+/// futures' opponent hands match the truth: with 1 and 0 the opponent's deadwood comes out about 5 points too high against
 /// `simple` and 6 against `expert`, and with 2 and 3 the mean knock points match against both;
 /// but the agent then won fewer games (77.3% against 78.8% of 4,000 against `simple`, 53.6%
 /// against 56.6% of 2,000 against `expert`, knock margin 0.05), so 1 and 0 stay.

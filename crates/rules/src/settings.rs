@@ -283,18 +283,22 @@ pub fn help<T: Settings>(defaults: &T) -> String {
     text
 }
 
-/// The settings of a table as a Markdown table: setting, what it takes, default, meaning.
-pub fn markdown<T: Settings>(defaults: &T) -> String {
-    let mut text = String::from("| setting | takes | default | meaning |\n|---|---|---|---|\n");
+/// The settings of a table as a Markdown table: each setting, what it takes, its value in each of
+/// `columns` (a heading and a value of `T`, such as the defaults or the presets), and its meaning.
+pub fn markdown<T: Settings>(columns: &[(&str, &T)]) -> String {
+    let mut text = String::from("| setting | takes |");
+    for (heading, _) in columns {
+        let _ = write!(text, " {heading} |");
+    }
+    text.push_str(" meaning |\n|---|---|");
+    text.push_str(&"---|".repeat(columns.len()));
+    text.push_str("---|\n");
     for setting in T::table() {
-        let _ = writeln!(
-            text,
-            "| `{}` | {} | `{}` | {} |",
-            setting.name,
-            setting.kind.expected(),
-            (setting.get)(defaults),
-            setting.meaning
-        );
+        let _ = write!(text, "| `{}` | {} |", setting.name, setting.kind.expected());
+        for (_, value) in columns {
+            let _ = write!(text, " `{}` |", (setting.get)(value));
+        }
+        let _ = writeln!(text, " {} |", setting.meaning);
     }
     text
 }
@@ -416,8 +420,9 @@ mod tests {
         assert_eq!(back, demo);
         let help = help(&demo);
         assert!(help.contains("  count   a whole number from 1 to 9 (default 2): How many."), "{help}");
-        let table = markdown(&demo);
-        assert!(table.contains("| `weight` | a number from -1 to 1.5 | `0.25` | How much. |"), "{table}");
+        let table = markdown(&[("default", &demo), ("other", &Demo::default())]);
+        assert!(table.starts_with("| setting | takes | default | other | meaning |\n|---|---|---|---|---|\n"), "{table}");
+        assert!(table.contains("| `weight` | a number from -1 to 1.5 | `0.25` | `0.0` | How much. |"), "{table}");
         assert!(Demo { count: 0, ..demo }.validate().is_err());
     }
 
