@@ -22,7 +22,7 @@ use gin_engine::{Action, Agent, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
 use gin_rules::{Player, Ruleset, Showing, Solver, field_setting};
 
-use crate::Tracker;
+use crate::{Advisor, Hint, Reason, Tracker};
 
 /// Every weight of the expert agent, listed with its range and meaning in [`Settings::table`]: a
 /// JSON file (`--param FILE`) or an agent spec (`expert:danger_weight=2`) may override any of
@@ -336,16 +336,14 @@ impl ExpertAgent {
     ///
     /// Both sides are valued the same way: the best outlook of the 10 cards kept after this turn,
     /// counting the discard's danger. Drawing from the stock averages that over the unseen cards.
-    fn should_take(&self, view: &PlayerView<'_>, top: Card, why: &mut Option<&mut Vec<String>>) -> bool {
+    fn should_take(&self, view: &PlayerView<'_>, top: Card, why: &mut Option<&mut Vec<Reason>>) -> bool {
         let s = self.situation(view);
         let hand = view.hand;
         let take = s.keep_best(hand.with(top), Some(top));
         let stock = s.after_stock_draw(hand);
         let taking = take + self.params.take_margin < stock;
         if let Some(why) = why {
-            why.push(format!(
-                "taking {top} scores {take:.1}, a stock draw {stock:.1} on average (lower is better: the deadwood expected after the next draw, with a risk term for the discard)"
-            ));
+            why.push(Reason::TakeOrDraw { card: top, take, stock });
         }
         taking
     }
@@ -354,11 +352,11 @@ impl ExpertAgent {
         &mut self,
         view: &PlayerView<'_>,
         legal: &[Action],
-        why: &mut Option<&mut Vec<String>>,
+        why: &mut Option<&mut Vec<Reason>>,
     ) -> Action {
         if legal.contains(&Action::BigGin) {
             if let Some(why) = why {
-                why.push("all 11 cards meld: big gin".to_owned());
+                why.push(Reason::BigGin);
             }
             return Action::BigGin;
         }
@@ -393,17 +391,15 @@ impl ExpertAgent {
             if deadwood == 0 || deadwood <= limit {
                 if let Some(why) = why {
                     why.push(if deadwood == 0 {
-                        format!("discarding {discard} leaves gin")
+                        Reason::Gin { discard }
                     } else {
-                        format!("discarding {discard} leaves {deadwood} deadwood, and early in the hand a knock rarely meets an undercut")
+                        Reason::KnockEarly { discard, deadwood }
                     });
                 }
                 return Action::knock(discard);
             }
             if let Some(why) = why {
-                why.push(format!(
-                    "it could knock with {deadwood} deadwood by discarding {discard}, but after the first turn it plays on for gin: the opponent's own knocks then often meet an undercut"
-                ));
+                why.push(Reason::HoldForGin { discard, deadwood });
             }
         }
         if let Some(why) = why {
@@ -417,18 +413,26 @@ impl ExpertAgent {
             ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
             for &(_, card) in ranked.iter().take(3) {
                 let kept = hand.without(card);
-                why.push(format!(
-                    "discard {card}: leaves {} deadwood, about {:.1} after the next draw; the opponent can meld {card} with chance {:.0}%",
-                    s.solver.min_deadwood(kept),
-                    s.outlook(kept) - self.params.deadwood_weight * f64::from(s.solver.min_deadwood(kept)),
-                    100.0 * s.danger(card)
-                ));
+                why.push(Reason::Discard {
+                    card,
+                    deadwood: s.solver.min_deadwood(kept),
+                    outlook: s.outlook(kept) - self.params.deadwood_weight * f64::from(s.solver.min_deadwood(kept)),
+                    danger: s.danger(card),
+                });
             }
         }
         match best {
             Some((_, card)) => Action::Discard { card },
             None => legal[random::index(&mut self.rng, legal.len())],
         }
+    }
+}
+
+impl Advisor for ExpertAgent {
+    fn advise(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Hint {
+        let mut reasons = Vec::new();
+        let action = self.decide(view, legal, &mut Some(&mut reasons));
+        Hint { action, reasons }
     }
 }
 
@@ -460,14 +464,7 @@ impl Agent for ExpertAgent {
 }
 
 impl ExpertAgent {
-    /// What the expert would do, and why, in a few short sentences (for hints).
-    pub fn explain(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> (Action, Vec<String>) {
-        let mut reasons = Vec::new();
-        let action = self.decide(view, legal, &mut Some(&mut reasons));
-        (action, reasons)
-    }
-
-    fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], why: &mut Option<&mut Vec<String>>) -> Action {
+    fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], why: &mut Option<&mut Vec<Reason>>) -> Action {
         let wanted = match view.phase {
             Phase::UpcardOffer => {
                 let top = view.pile_top();
@@ -489,7 +486,7 @@ impl ExpertAgent {
             Phase::Discard => self.discard_or_knock(view, legal, why),
             Phase::LayOff | Phase::Over => {
                 if let Some(why) = why {
-                    why.push("the engine lays off the best way".to_owned());
+                    why.push(Reason::RefereeLaysOff);
                 }
                 Action::LayOff
             }

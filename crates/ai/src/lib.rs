@@ -20,6 +20,7 @@
 
 mod expert;
 mod greedy;
+mod hint;
 mod mc;
 pub mod registry;
 mod simple;
@@ -27,6 +28,7 @@ mod tracker;
 
 pub use expert::{ExpertAgent, ExpertParams};
 pub use greedy::GreedyAgent;
+pub use hint::{Advisor, Hint, Reason};
 pub use mc::{McAgent, McParams};
 pub use simple::SimpleAgent;
 pub use tracker::Tracker;

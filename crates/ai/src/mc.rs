@@ -34,7 +34,7 @@ use gin_engine::{Action, Agent, Deal, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, SettingError, Settings};
 use gin_rules::{KnockKind, Player, Ruleset, Showing, field_setting};
 
-use crate::{ExpertAgent, ExpertParams};
+use crate::{Advisor, ExpertAgent, ExpertParams, Hint, Reason};
 use odds::WinOdds;
 use playout::{Style, Table};
 
@@ -297,7 +297,9 @@ impl McAgent {
     }
 
     /// Searches `candidates` and returns the one to play.
-    fn search(&mut self, view: &PlayerView<'_>, candidates: &[Candidate]) -> Option<Candidate> {
+    /// Searches `candidates` and returns the one to play, and the mean value of each (the chance
+    /// of winning the game, less the knock margin for knocks).
+    fn search(&mut self, view: &PlayerView<'_>, candidates: &[Candidate]) -> Option<(Candidate, [f64; MAX_CANDIDATES])> {
         let seed = random::below(&mut self.rng, u64::MAX);
         let search = self.prepare(view, candidates)?;
         let means = search.run(seed, &self.params);
@@ -315,7 +317,48 @@ impl McAgent {
                 best = i;
             }
         }
-        Some(candidates[best])
+        Some((candidates[best], means))
+    }
+
+    /// The choice, with the expert's reasons and the search's in `why` when asked for.
+    fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], mut why: Option<&mut Vec<Reason>>) -> Action {
+        let base = match why {
+            Some(_) => {
+                let hint = self.expert.advise(view, legal);
+                if let Some(why) = why.as_deref_mut() {
+                    why.extend(hint.reasons);
+                }
+                hint.action
+            }
+            None => self.expert.choose(view, legal),
+        };
+        let Some(candidates) = self.candidates(view, legal, base) else {
+            return base;
+        };
+        let Some((choice, means)) = self.search(view, &candidates) else {
+            return base;
+        };
+        if let Some(why) = why.as_deref_mut() {
+            let knock = candidates.iter().position(|c| matches!(c, Candidate::Knock(_)));
+            let play_on = candidates.iter().position(|c| !matches!(c, Candidate::Knock(_)));
+            if let (Some(k), Some(p)) = (knock, play_on)
+                && let Candidate::Knock(discard) = candidates[k]
+            {
+                let knocks = matches!(choice, Candidate::Knock(_));
+                let knock = means[k] + self.params.knock_margin;
+                why.push(Reason::Search { discard, knock, play_on: means[p], knocks });
+            }
+        }
+        if choice == candidates[0] {
+            return base;
+        }
+        let action = match choice {
+            Candidate::Knock(card) => Action::knock(card),
+            Candidate::Discard(card) => Action::Discard { card },
+            Candidate::TakePile => Action::DrawPile,
+            Candidate::DrawStock => Action::DrawStock,
+        };
+        if legal.contains(&action) { action } else { base }
     }
 
     /// Everything a search of `candidates` at this decision draws its futures from; `None` when
@@ -573,6 +616,16 @@ impl Search<'_> {
     }
 }
 
+impl Advisor for McAgent {
+    fn advise(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Hint {
+        let mut reasons = Vec::new();
+        let action = self.decide(view, legal, Some(&mut reasons));
+        // The search's verdict comes first: it overrules the expert's knock decision.
+        reasons.sort_by_key(|reason| !matches!(reason, Reason::Search { .. }));
+        Hint { action, reasons }
+    }
+}
+
 impl Agent for McAgent {
     fn name(&self) -> &str {
         self.name
@@ -600,22 +653,7 @@ impl Agent for McAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        let base = self.expert.choose(view, legal);
-        let Some(candidates) = self.candidates(view, legal, base) else {
-            return base;
-        };
-        match self.search(view, &candidates) {
-            Some(choice) if choice != candidates[0] => {
-                let action = match choice {
-                    Candidate::Knock(card) => Action::knock(card),
-                    Candidate::Discard(card) => Action::Discard { card },
-                    Candidate::TakePile => Action::DrawPile,
-                    Candidate::DrawStock => Action::DrawStock,
-                };
-                if legal.contains(&action) { action } else { base }
-            }
-            _ => base,
-        }
+        self.decide(view, legal, None)
     }
 
     /// A knock shows the expert's arrangement, the one that offers the least to lay off.
@@ -653,6 +691,47 @@ mod tests {
         let mut mc = McAgent::new("mc", params, ExpertParams::default());
         let mut simple = crate::SimpleAgent::default();
         play_game(&rules, seed, ByPlayer([&mut mc as &mut dyn Agent, &mut simple]), RunOptions::default())
+    }
+
+    #[test]
+    fn the_hint_is_the_move_and_says_when_the_search_knocks() {
+        let rules = Ruleset::eaai();
+        let (mut searched, mut knocks) = (0, 0);
+        for seed in 0..6 {
+            let mut mc = McAgent::new("mc-fast", McParams { samples: 48, ..McParams::fast() }, ExpertParams::default());
+            let mut simple = crate::SimpleAgent::default();
+            let (mut game, opening) = gin_engine::Game::new(&rules, seed);
+            mc.start_game(Player::One, &rules, seed);
+            simple.start_game(Player::Two, &rules, seed + 1);
+            let mut events = opening;
+            while let Some(player) = game.to_act() {
+                for event in events.drain(..) {
+                    mc.observe(&event.seen_by(Player::One));
+                    simple.observe(&event.seen_by(Player::Two));
+                }
+                let legal = game.legal_actions();
+                let view = game.view(player);
+                let action = if player == Player::One {
+                    let hint = mc.clone().advise(&view, &legal);
+                    let action = mc.choose(&view, &legal);
+                    assert_eq!(hint.action, action, "seed {seed}: {hint:?}");
+                    if let Some(&Reason::Search { discard, knock, play_on, knocks: knocked }) =
+                        hint.reasons.first().filter(|r| matches!(r, Reason::Search { .. }))
+                    {
+                        searched += 1;
+                        assert!((0.0..=1.0).contains(&knock) && (0.0..=1.0).contains(&play_on), "{hint:?}");
+                        assert_eq!(knocked, action == Action::knock(discard), "{hint:?}");
+                        knocks += usize::from(knocked);
+                    }
+                    action
+                } else {
+                    simple.choose(&view, &legal)
+                };
+                let showing = if player == Player::One { mc.show(&view, action) } else { simple.show(&view, action) };
+                events = game.play_with(player, action, showing.as_ref()).unwrap();
+            }
+        }
+        assert!(searched > 5 && knocks > 0, "{searched} searched decisions, {knocks} knocks");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use gin_engine::{Agent, RandomAgent};
 use gin_rules::settings::{SettingError, Settings};
 use serde_json::Value;
 
-use crate::{ExpertAgent, ExpertParams, GreedyAgent, McAgent, McParams, SimpleAgent};
+use crate::{Advisor, ExpertAgent, ExpertParams, GreedyAgent, McAgent, McParams, SimpleAgent};
 
 /// The names of the built-in agents, weakest first.
 pub const NAMES: [&str; 6] = ["random", "greedy", "simple", "expert", "mc-fast", "mc"];
@@ -189,6 +189,35 @@ pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + S
     })
 }
 
+/// The agent whose hints stand for the level a spec names: `expert`, `mc-fast` and `mc` explain
+/// their own choices; the other levels, which keep no reasons, are advised by the expert.
+///
+/// # Errors
+/// [`SpecError`] for an unknown agent or a setting it does not take.
+pub fn build_advisor(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Advisor + Send>, SpecError> {
+    // The spec is checked whatever advises on it.
+    build(spec, params)?;
+    let setting_error = |error| SpecError::Setting { agent: spec.name.clone(), error };
+    Ok(match spec.name.as_str() {
+        "mc" | "mc-fast" => {
+            let (name, mut search) =
+                if spec.name == "mc" { ("mc", params.mc.clone()) } else { ("mc-fast", params.mc_fast.clone()) };
+            for (key, value) in &spec.settings {
+                search.set_text(key, value).map_err(setting_error)?;
+            }
+            Box::new(McAgent::new(name, search, params.expert.clone()))
+        }
+        "expert" => {
+            let mut expert = params.expert.clone();
+            for (key, value) in &spec.settings {
+                expert.set_text(key, value).map_err(setting_error)?;
+            }
+            Box::new(ExpertAgent::new(expert))
+        }
+        _ => Box::new(ExpertAgent::new(params.expert.clone())),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +253,16 @@ mod tests {
         );
         let err = build(&"expert:danger_weight=500".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(err.to_string(), "agent `expert`: setting `danger_weight` must be from -100 to 100, found 500");
+    }
+
+    #[test]
+    fn advisors_are_the_level_itself_or_the_expert() {
+        let params = AgentParams::default();
+        for (spec, advisor) in [("mc", "mc"), ("mc-fast:samples=64", "mc-fast"), ("expert", "expert"), ("simple", "expert")]
+        {
+            assert_eq!(build_advisor(&spec.parse().unwrap(), &params).unwrap().name(), advisor, "{spec}");
+        }
+        assert!(build_advisor(&"mc:samples=x".parse().unwrap(), &params).is_err());
     }
 
     #[test]

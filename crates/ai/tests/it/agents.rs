@@ -2,7 +2,7 @@
 //! choices on positions set up by hand, and determinism.
 
 use gin_ai::registry::AgentParams;
-use gin_ai::{ExpertAgent, ExpertParams, GreedyAgent, SimpleAgent};
+use gin_ai::{Advisor, ExpertAgent, ExpertParams, GreedyAgent, Reason, SimpleAgent};
 use gin_rules::settings::Settings;
 use gin_cards::{Card, CardSet};
 use gin_engine::{
@@ -613,15 +613,33 @@ fn the_experts_hint_is_its_move_with_reasons() {
     twin.observe(&game.deal().started_event(1).seen_by(ONE));
     table.opponent_plays(Action::PassUpcard);
     let legal = table.game.legal_actions();
-    let (hinted, reasons) = twin.explain(&table.game.view(ONE), &legal);
-    assert_eq!(hinted, table.choice());
-    assert!(reasons.iter().any(|r| r.contains("taking KH")), "{reasons:?}");
+    let hint = twin.advise(&table.game.view(ONE), &legal);
+    assert_eq!(hint.action, table.choice());
+    let Some(&Reason::TakeOrDraw { card: upcard, take, stock }) = hint.reasons.first() else {
+        panic!("{hint:?}")
+    };
+    assert_eq!(upcard, card("KH"));
+    assert_eq!(take < stock, hint.action == Action::TakeUpcard, "{hint:?}");
     table.agent_plays();
     table.opponent_plays(Action::DrawStock);
     table.opponent_plays(discard("JH"));
     table.agent_plays();
     let legal = table.game.legal_actions();
-    let (_, reasons) = twin.explain(&table.game.view(ONE), &legal);
-    assert!(reasons.iter().any(|r| r.contains("plays on for gin")), "{reasons:?}");
-    assert!(reasons.iter().filter(|r| r.starts_with("discard ")).count() >= 2, "{reasons:?}");
+    let view = table.game.view(ONE);
+    let hint = twin.advise(&view, &legal);
+    assert!(matches!(hint.reasons[0], Reason::HoldForGin { .. }), "{hint:?}");
+    let discards: Vec<_> = hint
+        .reasons
+        .iter()
+        .filter_map(|reason| match *reason {
+            Reason::Discard { card, deadwood, danger, .. } => Some((card, deadwood, danger)),
+            _ => None,
+        })
+        .collect();
+    assert!(discards.len() >= 2, "{hint:?}");
+    for (card, deadwood, danger) in discards {
+        assert_eq!(deadwood, Solver::ACE_LOW.min_deadwood(view.hand.without(card)));
+        assert!((0.0..=1.0).contains(&danger));
+    }
+    assert!(matches!(hint.reasons[1], Reason::Discard { card, .. } if hint.action == Action::Discard { card }));
 }
