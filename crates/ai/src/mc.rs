@@ -338,7 +338,7 @@ impl McAgent {
         let Some((choice, means)) = self.search(view, &candidates) else {
             return base;
         };
-        if let Some(why) = why.as_deref_mut() {
+        if let Some(why) = why {
             let knock = candidates.iter().position(|c| matches!(c, Candidate::Knock(_)));
             let play_on = candidates.iter().position(|c| !matches!(c, Candidate::Knock(_)));
             if let (Some(k), Some(p)) = (knock, play_on)
