@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gin_engine::{Action, Agent, Event, Game, RandomAgent, agent_seed};
+use gin_engine::{Agent, Event, Game, RandomAgent, agent_seed};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
 /// Two random agents at a table, playing hand after hand.
@@ -17,15 +17,13 @@ struct Table {
     seed: u64,
     game: Game,
     agents: ByPlayer<RandomAgent>,
-    legal: Vec<Action>,
     events: Vec<Event>,
 }
 
 impl Table {
     fn new(rules: Ruleset) -> Table {
         let (game, _) = Game::new(&rules, 0);
-        let mut table =
-            Table { rules, seed: 0, game, agents: ByPlayer::default(), legal: Vec::new(), events: Vec::new() };
+        let mut table = Table { rules, seed: 0, game, agents: ByPlayer::default(), events: Vec::new() };
         table.new_game();
         table
     }
@@ -52,10 +50,14 @@ impl Table {
                 self.new_game();
                 continue;
             };
-            self.game.legal_actions_into(&mut self.legal);
-            let action = self.agents[player].choose(&self.game.view(player), &self.legal);
+            let legal = self.game.legal_actions();
+            let view = self.game.view(player);
+            let action = self.agents[player].choose(&view, &legal);
+            let showing = if action.shows_cards() { self.agents[player].show(&view, action) } else { None };
             self.events.clear();
-            self.game.play_into(player, &action, &mut self.events).expect("a random agent plays legal actions");
+            self.game
+                .play_into(player, action, showing.as_ref(), &mut self.events)
+                .expect("a random agent plays legal actions");
             actions += 1;
             deliver(&mut self.agents, &self.events);
             if self.events.iter().any(|event| matches!(event, Event::HandEnded { .. })) {

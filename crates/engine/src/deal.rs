@@ -2,7 +2,7 @@
 
 use gin_cards::{Card, CardSet, Deck, random};
 use gin_rules::{
-    ByPlayer, HandScore, KnockKind, Meld, MeldError, Player, Ruleset, Showdown, Showing, ShowingError, StockEnd,
+    ByPlayer, HandScore, KnockKind, Meld, MeldError, Player, Ruleset, Showdown, Showing, StockEnd,
 };
 
 use crate::{Action, Event, LegalActions, PlayerView};
@@ -158,9 +158,6 @@ pub enum PlayError {
     /// A shown meld is not a meld under these rules.
     #[error("invalid meld: {0}")]
     InvalidMeld(#[from] MeldError),
-    /// A showing that is not a split of the cards it should show.
-    #[error("invalid showing: {0}")]
-    InvalidShowing(#[from] ShowingError),
     /// A showing of other cards than the hand (less the discard, for a knock).
     #[error("the cards shown are {found}, not the hand {expected}")]
     WrongCardsShown {
@@ -187,7 +184,8 @@ pub enum PlayError {
         /// The cards that do not fit.
         cards: CardSet,
     },
-    /// Layoffs where the rules allow none.
+    /// Layoffs where the rules allow none (a deal played under another ruleset than the one it
+    /// was dealt under).
     #[error("laying off is not allowed under these rules")]
     LayoffsOff,
 }
@@ -205,7 +203,9 @@ pub struct Knock {
 }
 
 /// A pile of cards with its top last: a fixed array, so that a deal copies without allocating.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// Two piles are equal when they hold the same cards in the same order (the slots past the top
+/// are left over from cards taken, and do not count).
+#[derive(Clone, Copy)]
 struct Pile {
     cards: [Card; 52],
     len: u8,
@@ -248,6 +248,14 @@ impl Pile {
         Some(top)
     }
 }
+
+impl PartialEq for Pile {
+    fn eq(&self, other: &Pile) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Pile {}
 
 impl std::fmt::Debug for Pile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -357,7 +365,8 @@ impl Deal {
     /// (`opponent`, which must include the cards the view says it is known to hold) and the stock
     /// in drawing order (`stock`, top card first). The player's own pickups are not carried over
     /// (they only shape what the opponent's views would show). `shuffle_seed` seeds any rebuilding
-    /// of the stock. This is how a search deals a possible future.
+    /// of the stock, counted afresh from this deal (so a stock rebuilt in this deal is shuffled
+    /// otherwise than in the real one). This is how a search deals a possible future.
     ///
     /// # Errors
     /// [`SetupError`] unless the cards add up to the 52, each once, in the sizes the view shows.
@@ -424,7 +433,10 @@ impl Deal {
             Phase::Draw => acting == 10 && other == 10 && self.stock.len() > rules.stock_floor as usize,
             Phase::Discard => acting == 11 && other == 10,
             Phase::LayOff => {
-                acting == 10 && other <= 10 && self.knock.is_some_and(|knock| knock.player == self.to_act.opponent())
+                acting == 10
+                    && other <= 10
+                    && rules.layoffs
+                    && self.knock.is_some_and(|knock| knock.player == self.to_act.opponent() && knock.kind == KnockKind::Knock)
             }
             Phase::Over => false,
         };

@@ -40,7 +40,8 @@ pub struct PlayerView<'a> {
     pub opponent_known: CardSet,
     /// The number of cards the opponent holds.
     pub opponent_cards: usize,
-    /// The card this player took from the discard pile this turn, which it may not discard.
+    /// The card the player to act took from the discard pile this turn, which it may not discard
+    /// under most rules (everyone saw it taken).
     pub taken_card: Option<Card>,
     /// How many players refused the first upcard (2: both did, and the first draw is from the
     /// stock).
@@ -70,7 +71,7 @@ impl<'a> PlayerView<'a> {
             stock_size: deal.stock_len(),
             opponent_known: deal.known(seat.opponent()),
             opponent_cards: deal.cards(seat.opponent()).len(),
-            taken_card: if deal.to_act() == Some(seat) { deal.taken_card() } else { None },
+            taken_card: deal.taken_card(),
             upcard_passes: deal.upcard_passes(),
             draws: deal.draws(),
             knock: deal.knock().copied(),

@@ -1,16 +1,19 @@
 //! Property tests on states reached by seeded random walks of legal actions, under every preset
-//! and a few house rules: "listed as legal <=> play succeeds", card conservation, views hide what
-//! they must, logs replay to the same game, `play_unchecked` agrees with `play`, and games between
+//! and a few house rules: "listed as legal <=> play succeeds", the showings a player may choose,
+//! card conservation, views hide what they must, determinizations with the real cards are the
+//! real deal, logs replay to the same game, `play_unchecked` agrees with `play`, and games between
 //! agents are deterministic.
 
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet, Deck};
 use gin_engine::{
-    Action, Event, Game, HandSetup, LogHeader, Phase, PlayError, RandomAgent, ReplayError, RunOptions, play_game,
-    replay, write_log,
+    Action, Deal, Event, Game, HandSetup, LogHeader, MAX_LEGAL, Phase, PlayError, RandomAgent, ReplayError, RunOptions,
+    play_game, replay, write_log,
 };
-use gin_rules::{ByPlayer, Player, Ruleset, StockEnd, melds_in};
+use gin_rules::{ByPlayer, Meld, Player, Ruleset, Showing, StockEnd, melds_in};
 use proptest::prelude::*;
+
+use crate::{best_showing, choose};
 
 /// The rulesets walked: every preset, and the house rules that change what is legal.
 fn rulesets() -> Vec<(&'static str, Ruleset)> {
@@ -30,16 +33,15 @@ fn ruleset(index: usize) -> (&'static str, Ruleset) {
     rulesets().swap_remove(index)
 }
 
-/// Every action without a named arrangement: the unit actions, and a discard and a knock with
-/// each card. Named arrangements are legal without being listed, so they are not in here.
+/// Every action: the unit actions, and a discard and a knock with each card.
 fn universe() -> Vec<Action> {
     let mut all = vec![
         Action::TakeUpcard,
         Action::PassUpcard,
         Action::DrawStock,
         Action::DrawPile,
-        Action::LAY_OFF_BEST,
-        Action::BigGin { melds: None },
+        Action::LayOff,
+        Action::BigGin,
     ];
     for card in CardSet::FULL {
         all.push(Action::Discard { card });
@@ -48,8 +50,8 @@ fn universe() -> Vec<Action> {
     all
 }
 
-/// Some arrangement of `cards`: disjoint melds taken in a seeded order, not always a best one.
-fn some_melds(cards: CardSet, ace_high: bool, rng: &mut GinRng) -> Vec<CardSet> {
+/// Some melds of `cards`: disjoint melds taken in a seeded order, not always a best arrangement.
+fn some_melds(cards: CardSet, ace_high: bool, rng: &mut GinRng) -> Vec<Meld> {
     let mut melds = melds_in(cards, ace_high);
     random::shuffle(rng, &mut melds);
     let mut used = CardSet::EMPTY;
@@ -57,200 +59,223 @@ fn some_melds(cards: CardSet, ace_high: bool, rng: &mut GinRng) -> Vec<CardSet> 
     for meld in melds {
         if meld.cards().is_disjoint(used) && random::below(rng, 4) != 0 {
             used |= meld.cards();
-            chosen.push(meld.cards());
+            chosen.push(meld);
         }
     }
     chosen
 }
 
-fn union(melds: &[CardSet]) -> CardSet {
-    melds.iter().fold(CardSet::EMPTY, |all, &meld| all | meld)
-}
-
-/// A listed action with its arrangement named: a best arrangement for a knock or big gin; for
-/// the defender, its best defense with one or both parts named.
-fn named(game: &Game, action: &Action, rng: &mut GinRng) -> Option<Action> {
-    let hand = game.hand();
-    let held = hand.cards(game.to_act()?);
-    let solver = hand.rules().solver();
-    let melds_of = |cards: CardSet| -> Vec<CardSet> {
-        solver.best_arrangement(cards).melds().iter().map(|meld| meld.cards()).collect()
-    };
-    match *action {
-        Action::Knock { discard, melds: None } => {
-            Some(Action::Knock { discard, melds: Some(melds_of(held.without(discard))) })
-        }
-        Action::BigGin { melds: None } => Some(Action::BigGin { melds: Some(melds_of(held)) }),
-        Action::LayOff { melds: None, laid_off: None } => {
-            let defense = solver.defend(&hand.knock()?.melds, held);
-            let melds: Vec<CardSet> = defense.arrangement.melds().iter().map(|meld| meld.cards()).collect();
-            Some(match random::below(rng, 3) {
-                0 => Action::LayOff { melds: Some(melds), laid_off: Some(defense.laid_off) },
-                1 => Action::LayOff { melds: None, laid_off: Some(defense.laid_off) },
-                _ => Action::LayOff { melds: Some(melds), laid_off: None },
-            })
-        }
-        _ => None,
-    }
-}
-
-/// The next action of a walk: mostly a listed action that plays well enough to reach knocks,
-/// layoffs and the end of games (a knock half the time one is listed, else most often a discard
-/// that keeps the least deadwood), otherwise any listed action; a third of the time with its
-/// arrangement named.
-fn choose(game: &Game, legal: &[Action], rng: &mut GinRng) -> Action {
-    let knocks: Vec<&Action> =
-        legal.iter().filter(|a| matches!(a, Action::Knock { .. } | Action::BigGin { .. })).collect();
-    let best = match game.to_act() {
-        Some(player) if game.hand().phase() == Phase::Discard => {
-            let held = game.hand().cards(player);
-            game.hand().rules().solver().best_discards(held).discards
-        }
-        _ => CardSet::EMPTY,
-    };
-    let good: Vec<&Action> =
-        legal.iter().filter(|a| matches!(a, Action::Discard { card } if best.contains(*card))).collect();
-    let action = if !knocks.is_empty() && random::below(rng, 2) == 0 {
-        knocks[random::index(rng, knocks.len())].clone()
-    } else if !good.is_empty() && random::below(rng, 4) != 0 {
-        good[random::index(rng, good.len())].clone()
-    } else {
-        legal[random::index(rng, legal.len())].clone()
-    };
-    if random::below(rng, 3) == 0 { named(game, &action, rng).unwrap_or(action) } else { action }
+fn union(melds: &[Meld]) -> CardSet {
+    melds.iter().fold(CardSet::EMPTY, |all, meld| all | meld.cards())
 }
 
 fn knocked_deadwood(events: &[Event]) -> Option<u32> {
     events.iter().find_map(|event| match event {
-        Event::Knocked { deadwood, .. } => Some(*deadwood),
+        Event::Knocked { shown, .. } => Some(shown.deadwood()),
         _ => None,
     })
 }
 
+/// The defender's deadwood, from the showdown that ends the hand.
 fn defender_deadwood(events: &[Event]) -> Option<u32> {
     events.iter().find_map(|event| match event {
-        Event::LaidOff { deadwood, .. } => Some(*deadwood),
+        Event::HandEnded { showdown: Some(showdown), .. } => Some(showdown.defender_deadwood()),
         _ => None,
     })
 }
 
-/// Adds a play's events to the current hand's events (a new deal starts them afresh).
-fn record(current: &mut Vec<Event>, events: &[Event]) {
-    for event in events {
-        if matches!(event, Event::HandStarted { .. }) {
-            current.clear();
+/// What `player` showed in these events: its knock, or its answer to a knock.
+fn shown_by(events: &[Event], player: Player) -> Option<Showing> {
+    events.iter().find_map(|event| match event {
+        Event::Knocked { player: knocker, shown, .. } if *knocker == player => Some(*shown),
+        Event::HandEnded { showdown: Some(showdown), .. } if showdown.defender() == player => {
+            Some(showdown.shown[player])
         }
-        current.push(event.clone());
-    }
+        _ => None,
+    })
 }
 
 /// The invariants of one state: the 52 cards, the hands' sizes, the views.
-fn check_state(game: &Game, current: &[Event]) -> Result<(), TestCaseError> {
-    let hand = game.hand();
-    prop_assert_eq!(hand.all_cards(), (CardSet::FULL, 52), "the 52 cards, each once");
-    prop_assert_eq!(hand.knock_limit(), hand.rules().knock_limit_for(hand.upcard()));
+fn check_state(game: &Game) -> Result<(), TestCaseError> {
+    let deal = game.deal();
+    prop_assert_eq!(deal.all_cards(), (CardSet::FULL, 52), "the 52 cards, each once");
+    prop_assert_eq!(deal.knock_limit(), game.rules().knock_limit_for(deal.upcard()));
     prop_assert_eq!(game.to_act().is_none(), game.result().is_some(), "a player acts until the game is over");
     if let Some(player) = game.to_act() {
-        let sizes = (hand.cards(player).len(), hand.cards(player.opponent()).len());
-        let expected = match hand.phase() {
+        let sizes = (deal.cards(player).len(), deal.cards(player.opponent()).len());
+        let expected = match deal.phase() {
             Phase::UpcardOffer | Phase::Draw | Phase::LayOff => (10, 10),
             Phase::Discard => (11, 10),
             Phase::Over => unreachable!("a player acts"),
         };
-        prop_assert_eq!(sizes, expected, "hand sizes in {:?}", hand.phase());
+        prop_assert_eq!(sizes, expected, "hand sizes in {:?}", deal.phase());
+        prop_assert_eq!(deal.taken_card().is_some_and(|card| !deal.cards(player).contains(card)), false);
+        prop_assert_eq!(
+            deal.knock().is_some(),
+            deal.phase() == Phase::LayOff,
+            "a knock is answered in the lay-off phase"
+        );
     }
     for seat in Player::ALL {
         let view = game.view(seat);
+        let them = seat.opponent();
         prop_assert_eq!(view.seat, seat);
-        prop_assert_eq!(view.hand, hand.cards(seat));
-        prop_assert_eq!(view.opponent_cards, hand.cards(seat.opponent()).len());
-        prop_assert_eq!(view.opponent_known, hand.known(seat.opponent()));
-        prop_assert!(view.opponent_known.is_subset(hand.cards(seat.opponent())));
-        prop_assert_eq!(view.stock_size, hand.stock_len());
-        prop_assert_eq!(view.discard_pile, hand.pile());
-        prop_assert_eq!((view.phase, view.to_act), (hand.phase(), game.to_act()));
-        // The view's events are the hand's, as this player sees them: never the opponent's
-        // stock draws or dealt cards, always its own.
-        let seen: Vec<Event> = current.iter().map(|event| event.seen_by(seat)).collect();
-        prop_assert_eq!(view.events, &seen[..]);
-        prop_assert!(matches!(view.events.first(), Some(Event::HandStarted { .. })), "{:?}", view.events.first());
-        for event in view.events {
-            match event {
-                Event::DrewStock { player, card } => {
-                    prop_assert_eq!(card.is_some(), *player == seat, "{} sees {:?}", seat, event);
-                }
-                Event::HandStarted { hands, .. } => {
-                    prop_assert!(hands[seat].is_some(), "{} does not see its own deal", seat);
-                    prop_assert!(hands[seat.opponent()].is_none(), "{} sees the opponent's deal", seat);
-                }
-                _ => {}
-            }
+        prop_assert_eq!(view.rules, game.rules());
+        prop_assert_eq!(view.hand_number, game.hand_number());
+        prop_assert_eq!(
+            (view.dealer, view.upcard, view.knock_limit),
+            (deal.dealer(), deal.upcard(), deal.knock_limit())
+        );
+        prop_assert_eq!(view.hand, deal.cards(seat));
+        prop_assert_eq!(view.opponent_cards, deal.cards(them).len());
+        prop_assert_eq!(view.opponent_known, deal.known(them));
+        prop_assert!(view.opponent_known.is_subset(deal.cards(them)));
+        prop_assert_eq!(view.stock_size, deal.stock_len());
+        prop_assert_eq!(view.discard_pile, deal.pile());
+        prop_assert_eq!(view.pile_top(), deal.pile().last().copied());
+        prop_assert_eq!((view.phase, view.to_act), (deal.phase(), game.to_act()));
+        prop_assert_eq!(view.is_my_turn(), game.to_act() == Some(seat));
+        prop_assert_eq!(view.taken_card, deal.taken_card());
+        prop_assert_eq!((view.upcard_passes, view.draws), (deal.upcard_passes(), deal.draws()));
+        prop_assert_eq!(view.knock, deal.knock().copied());
+        prop_assert_eq!(view.score, game.score());
+        // The view never names a card its player may not know: the opponent's cards but those it
+        // took from the pile (all of them once it has knocked), and the stock's.
+        let mut hidden = (deal.cards(them) - deal.known(them)) | deal.stock().collect::<CardSet>();
+        if let Some(knock) = deal.knock().filter(|knock| knock.player == them) {
+            hidden -= knock.shown.hand();
+        }
+        hidden.remove(view.upcard);
+        let json = serde_json::to_string(&view).expect("a view serializes");
+        prop_assert!(view.hand.iter().all(|card| json.contains(&format!("\"{card}\""))), "{}", json);
+        for card in hidden {
+            prop_assert!(!json.contains(&format!("\"{card}\"")), "{}'s view names {}: {}", seat, card, json);
         }
     }
     Ok(())
 }
 
-/// "Listed as legal <=> play succeeds" at one state, and `play_unchecked` agrees with `play`.
+/// "Listed as legal <=> play succeeds" at one state, `play_unchecked` agrees with `play`, and a
+/// showing of the player's is accepted exactly when it fits.
 fn check_actions(game: &mut Game, universe: &[Action], rng: &mut GinRng) -> Result<(), TestCaseError> {
     let before = game.clone();
+    let rules = game.rules().clone();
+    let deal = *game.deal();
     let legal = game.legal_actions();
     let to_act = game.to_act();
     prop_assert_eq!(legal.is_empty(), to_act.is_none());
+    prop_assert!(legal.len() <= MAX_LEGAL);
     for (i, action) in legal.iter().enumerate() {
         prop_assert!(!legal[..i].contains(action), "{} listed twice", action);
     }
     if let Some(player) = to_act {
-        for action in &legal {
+        for &action in legal.iter() {
             let mut copy = game.clone();
             let events = copy.play(player, action);
             prop_assert!(events.is_ok(), "listed {} refused: {:?}", action, events);
-            let mut fast = game.hand().clone();
-            let mut fast_events = Vec::new();
-            fast.play_unchecked(player, action, &mut fast_events);
-            let mut checked = game.hand().clone();
-            let checked_events = checked.play(player, action).expect("a listed action plays");
-            prop_assert_eq!(&fast, &checked, "play_unchecked({}) differs from play", action);
-            prop_assert_eq!(&fast_events, &checked_events);
-            prop_assert_eq!(copy.hand().phase() == Phase::Over, copy.result().is_some(), "the game deals on or ends");
-            // The same knock with a best arrangement named shows the same deadwood.
-            if let Some(named) = named(game, action, rng) {
+            let events = events.unwrap();
+            prop_assert_eq!(copy.deal().phase() == Phase::Over, copy.result().is_some(), "the game deals on or ends");
+            // The deal alone: `play_unchecked` agrees with `play`, whose events are the game's
+            // (the game adds the running points, then the next deal or the end of the game).
+            let mut fast = deal;
+            fast.play_unchecked(&rules, player, action);
+            let mut checked = deal;
+            let mut deal_events = Vec::new();
+            checked.play(&rules, player, action, None, &mut deal_events).expect("a listed action plays");
+            prop_assert_eq!(fast, checked, "play_unchecked({}) differs from play", action);
+            prop_assert!(deal_events.len() <= events.len());
+            for (alone, in_game) in deal_events.iter().zip(&events) {
+                match (alone, in_game) {
+                    (
+                        Event::HandEnded { score, showdown, .. },
+                        Event::HandEnded { score: game_score, showdown: game_showdown, .. },
+                    ) => prop_assert_eq!((score, showdown), (game_score, game_showdown)),
+                    _ => prop_assert_eq!(alone, in_game),
+                }
+            }
+            for event in &events[deal_events.len()..] {
+                prop_assert!(matches!(event, Event::HandStarted { .. } | Event::GameEnded { .. }), "{:?}", event);
+            }
+            // The referee shows for a knock, big gin or a defense, and the view knows what.
+            let referee = deal.engine_showing(&rules, action);
+            prop_assert_eq!(referee.is_some(), action.shows_cards(), "{}", action);
+            prop_assert_eq!(game.view(player).engine_showing(action), referee);
+            prop_assert_eq!(game.view(player.opponent()).engine_showing(action), None);
+            prop_assert_eq!(shown_by(&events, player), referee);
+            if action.shows_cards() {
+                // The player's own showing, as good as the referee's: the same deadwood, shown
+                // as the player chose it.
+                let Some(own) = best_showing(game, action, rng) else {
+                    return Err(TestCaseError::fail(format!("no showing for {action}")));
+                };
                 let mut copy = game.clone();
-                let named_events = copy.play(player, &named);
-                prop_assert!(named_events.is_ok(), "{:?} refused: {:?}", named, named_events);
-                let (named_events, events) = (named_events.unwrap(), events.unwrap());
-                prop_assert_eq!(knocked_deadwood(&named_events), knocked_deadwood(&events), "{:?}", named);
-                prop_assert_eq!(defender_deadwood(&named_events), defender_deadwood(&events), "{:?}", named);
+                let own_events = copy.play_with(player, action, Some(&own));
+                prop_assert!(own_events.is_ok(), "{} with {:?} refused: {:?}", action, own, own_events);
+                let own_events = own_events.unwrap();
+                prop_assert_eq!(shown_by(&own_events, player), Some(own));
+                prop_assert_eq!(knocked_deadwood(&own_events), knocked_deadwood(&events), "{:?}", own);
+                prop_assert_eq!(defender_deadwood(&own_events), defender_deadwood(&events), "{:?}", own);
+            } else {
+                // An action that shows nothing takes no showing.
+                let any = Showing::new(deal.cards(player), &[], CardSet::EMPTY).unwrap();
+                prop_assert_eq!(game.play_with(player, action, Some(&any)), Err(PlayError::NothingToShow { action }));
+                prop_assert_eq!(&*game, &before);
             }
         }
         // A knock showing some other arrangement is legal exactly when it is within the limit.
-        let hand = game.hand();
-        for action in &legal {
-            let Action::Knock { discard, melds: None } = *action else { continue };
-            let kept = hand.cards(player).without(discard);
-            let melds = some_melds(kept, hand.rules().ace_high, rng);
-            let deadwood = (kept - union(&melds)).value();
-            let shown = Action::Knock { discard, melds: Some(melds) };
+        for &action in legal.iter() {
+            let Action::Knock { discard } = action else { continue };
+            let kept = deal.cards(player).without(discard);
+            let shown = Showing::new(kept, &some_melds(kept, rules.ace_high, rng), CardSet::EMPTY).unwrap();
             let mut copy = game.clone();
-            match copy.play(player, &shown) {
+            match copy.play_with(player, action, Some(&shown)) {
                 Ok(events) => {
-                    prop_assert!(deadwood <= hand.knock_limit());
-                    prop_assert_eq!(knocked_deadwood(&events), Some(deadwood));
+                    prop_assert!(shown.deadwood() <= deal.knock_limit());
+                    prop_assert_eq!(shown_by(&events, player), Some(shown));
                 }
                 Err(err) => {
-                    prop_assert_eq!(err, PlayError::OverKnockLimit { deadwood, limit: hand.knock_limit() });
+                    prop_assert_eq!(
+                        err,
+                        PlayError::OverKnockLimit { deadwood: shown.deadwood(), limit: deal.knock_limit() }
+                    );
+                    prop_assert_eq!(&copy, &*game);
+                }
+            }
+        }
+        // A defense with some melds of its own and some cards laid off is legal exactly when the
+        // cards laid off reach the knocker's melds.
+        if let Some(knock) = deal.knock().filter(|_| deal.phase() == Phase::LayOff) {
+            let held = deal.cards(player);
+            let melds = some_melds(held, rules.ace_high, rng);
+            let mut free = held - union(&melds);
+            if random::below(rng, 2) == 0 {
+                free = free & rules.solver().layoff_reach(knock.shown.melds(), free);
+            }
+            let laid: CardSet = free.iter().filter(|_| random::below(rng, 2) == 0).collect();
+            let shown = Showing::new(held, &melds, laid).unwrap();
+            let reach = rules.solver().layoff_reach(knock.shown.melds(), laid);
+            let mut copy = game.clone();
+            match copy.play_with(player, Action::LayOff, Some(&shown)) {
+                Ok(events) => {
+                    prop_assert!(laid.is_subset(reach), "{} laid off", laid);
+                    prop_assert_eq!(shown_by(&events, player), Some(shown));
+                    prop_assert_eq!(defender_deadwood(&events), Some(shown.deadwood()));
+                }
+                Err(err) => {
+                    prop_assert_eq!(err, PlayError::InvalidLayoff { cards: laid - reach });
                     prop_assert_eq!(&copy, &*game);
                 }
             }
         }
     }
     for player in Player::ALL {
-        for action in universe {
-            if Some(player) == to_act && legal.contains(action) {
+        for &action in universe {
+            if Some(player) == to_act && legal.contains(&action) {
                 continue;
             }
             let result = game.play(player, action);
             prop_assert!(result.is_err(), "{} by {} is not listed but plays: {:?}", action, player, legal);
-            prop_assert!(game.hand() == before.hand(), "a refused {} by {} changed the hand", action, player);
+            prop_assert!(*game.deal() == deal, "a refused {} by {} changed the hand", action, player);
         }
     }
     prop_assert_eq!(&*game, &before, "refused actions changed the game");
@@ -263,22 +288,127 @@ proptest! {
     #[test]
     fn listed_as_legal_iff_play_succeeds(seed: u64, rules in 0..RULESETS, steps in 0usize..600) {
         let (name, rules) = ruleset(rules);
-        let (mut game, opening) = Game::new(&rules, seed);
-        prop_assert_eq!(game.hand().stock_len(), 31);
-        let mut current = opening[1..].to_vec();
+        let (mut game, _) = Game::new(&rules, seed);
+        prop_assert_eq!(game.deal().stock_len(), 31);
         let mut rng = random::seeded_rng(random::derive_seed(seed, 1));
         let universe = universe();
         for _ in 0..steps {
-            check_state(&game, &current)?;
+            check_state(&game)?;
             check_actions(&mut game, &universe, &mut rng)?;
             let Some(player) = game.to_act() else { break };
-            let action = choose(&game, &game.legal_actions(), &mut rng);
-            let events = game.play(player, &action);
-            prop_assert!(events.is_ok(), "{}: {:?} refused: {:?}", name, action, events);
-            record(&mut current, &events.unwrap());
+            let (action, showing) = choose(&game, &mut rng);
+            let events = game.play_with(player, action, showing.as_ref());
+            prop_assert!(events.is_ok(), "{}: {:?} with {:?} refused: {:?}", name, action, showing, events);
         }
-        check_state(&game, &current)?;
+        check_state(&game)?;
         check_actions(&mut game, &universe, &mut rng)?;
+    }
+}
+
+/// The shuffle seed of the current hand of `game`: how `Game` seeds a hand's rebuilt stocks (from
+/// the game's seed and the hand's number), so that a determinization can be compared whole.
+fn shuffle_seed(game: &Game) -> u64 {
+    random::derive_seed(random::derive_seed(game.seed(), u64::from(game.hand_number())), 1)
+}
+
+/// Checks that `deal`, made from `seat`'s view, is `real` but for what the view cannot tell:
+/// `seat`'s own pickups (of which `deal` keeps those made since, among `pickups`).
+fn same_but_hidden(deal: &Deal, real: &Deal, seat: Player, pickups: CardSet) -> Result<(), TestCaseError> {
+    let them = seat.opponent();
+    prop_assert_eq!((deal.phase(), deal.to_act(), deal.dealer()), (real.phase(), real.to_act(), real.dealer()));
+    prop_assert_eq!((deal.upcard(), deal.knock_limit()), (real.upcard(), real.knock_limit()));
+    prop_assert_eq!((deal.cards(seat), deal.cards(them)), (real.cards(seat), real.cards(them)));
+    prop_assert_eq!(deal.pile(), real.pile());
+    prop_assert_eq!(deal.stock().collect::<Vec<_>>(), real.stock().collect::<Vec<_>>());
+    prop_assert_eq!(deal.known(them), real.known(them));
+    prop_assert!(deal.known(seat).is_subset(real.known(seat)));
+    prop_assert!((real.known(seat) - deal.known(seat)).is_subset(pickups), "only the pickups made before are lost");
+    prop_assert_eq!((deal.upcard_passes(), deal.draws()), (real.upcard_passes(), real.draws()));
+    prop_assert_eq!((deal.knock(), deal.score()), (real.knock(), real.score()));
+    prop_assert_eq!(deal.taken_card(), real.taken_card());
+    Ok(())
+}
+
+/// Fills `seat`'s view with the real hidden cards and checks the deal it gives against the real
+/// one; with `play_on`, plays up to 40 random actions on both and checks them all along.
+/// `rebuilt`: the real stock has been rebuilt in this hand, which a view does not count.
+fn check_determinization(
+    game: &Game,
+    seat: Player,
+    rebuilt: bool,
+    play_on: bool,
+    rng: &mut GinRng,
+) -> Result<(), TestCaseError> {
+    let rules = game.rules();
+    let mut real = *game.deal();
+    let view = game.view(seat);
+    let them = seat.opponent();
+    let stock: Vec<Card> = real.stock().collect();
+    let deal = Deal::from_view(&view, real.cards(them), &stock, shuffle_seed(game));
+    prop_assert!(deal.is_ok(), "{}'s view refused: {:?}", seat, deal);
+    let mut deal = deal.unwrap();
+    let pickups = real.known(seat);
+    prop_assert_eq!(deal.known(seat), CardSet::EMPTY, "the player's own pickups are not carried over");
+    same_but_hidden(&deal, &real, seat, pickups)?;
+    prop_assert_eq!(deal.legal_actions(rules), real.legal_actions(rules));
+    if pickups.is_empty() && !rebuilt {
+        prop_assert_eq!(deal, real);
+    }
+    if !play_on {
+        return Ok(());
+    }
+    for _ in 0..40 {
+        let Some(player) = real.to_act() else { break };
+        let legal = real.legal_actions(rules);
+        prop_assert_eq!(deal.legal_actions(rules), legal);
+        let action = legal[random::index(rng, legal.len())];
+        let (mut real_events, mut events) = (Vec::new(), Vec::new());
+        real.play(rules, player, action, None, &mut real_events).expect("a listed action plays");
+        let played = deal.play(rules, player, action, None, &mut events);
+        prop_assert!(played.is_ok(), "{} refused: {:?}", action, played);
+        prop_assert_eq!(&events, &real_events, "{}", action);
+        // The view does not count the stock's rebuilds: after one, the next shuffles differ.
+        if rebuilt && events.iter().any(|event| matches!(event, Event::StockRebuilt { .. })) {
+            break;
+        }
+        same_but_hidden(&deal, &real, seat, pickups)?;
+        if deal.known(seat) == real.known(seat) && !rebuilt {
+            prop_assert_eq!(deal, real);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A player's view filled with the real hidden cards (the opponent's hand, the stock in
+    /// drawing order) and the real shuffle seed is the real deal, and plays on the same.
+    #[test]
+    fn a_view_filled_with_the_real_cards_is_the_real_deal(seed: u64, rules in 0..RULESETS, steps in 0usize..400) {
+        let (name, rules) = ruleset(rules);
+        let (mut game, _) = Game::new(&rules, seed);
+        let mut rng = random::seeded_rng(random::derive_seed(seed, 4));
+        let mut rebuilt = false;
+        for step in 0..=steps {
+            if game.to_act().is_none() {
+                break;
+            }
+            for seat in Player::ALL {
+                check_determinization(&game, seat, rebuilt, step % 8 == 0, &mut rng).map_err(|err| {
+                    TestCaseError::fail(format!("{name}, step {step}, {seat}'s view: {err}"))
+                })?;
+            }
+            let player = game.to_act().expect("the game goes on");
+            let (action, showing) = choose(&game, &mut rng);
+            for event in game.play_with(player, action, showing.as_ref()).expect("a chosen action plays") {
+                match event {
+                    Event::StockRebuilt { .. } => rebuilt = true,
+                    Event::HandStarted { .. } => rebuilt = false,
+                    _ => {}
+                }
+            }
+        }
     }
 }
 
@@ -340,14 +470,14 @@ proptest! {
         let mut steps = 0;
         loop {
             // Stop before a draw could reach the reversed cards.
-            if matches!(hidden, Hidden::StockOrder) && one.hand().stock_len() <= 10 {
+            if matches!(hidden, Hidden::StockOrder) && one.deal().stock_len() <= 10 {
                 break;
             }
             prop_assert_eq!(one.view(a), two.view(a), "{}: {} sees the difference", name, a);
-            let b_differs = one.hand().cards(b) != two.hand().cards(b);
+            let b_differs = one.deal().cards(b) != two.deal().cards(b);
             let b_sees = one.view(b) != two.view(b);
             prop_assert_eq!(b_sees, b_differs, "{}: {} sees a difference exactly when it holds one", name, b);
-            prop_assert_eq!(one.hand().cards(a), two.hand().cards(a));
+            prop_assert_eq!(one.deal().cards(a), two.deal().cards(a));
             if matches!(hidden, Hidden::HandCard(_)) {
                 prop_assert!(b_differs);
             }
@@ -359,13 +489,14 @@ proptest! {
             }
             // Nobody knocks (a knock shows the hands), and `b` discards only cards held in both.
             let mut shared: Vec<Action> = legal_one
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|action| legal_two.contains(action))
-                .filter(|action| !matches!(action, Action::Knock { .. } | Action::BigGin { .. }))
+                .filter(|action| !action.shows_cards())
                 .collect();
             prop_assert!(!shared.is_empty());
             let next_differs =
-                one.hand().phase() == Phase::Draw && one.hand().stock().next() != two.hand().stock().next();
+                one.deal().phase() == Phase::Draw && one.deal().stock().next() != two.deal().stock().next();
             if next_differs {
                 // The next stock card differs: `b` draws it, `a` does not.
                 shared.retain(|action| *action == if player == b { Action::DrawStock } else { Action::DrawPile });
@@ -373,12 +504,12 @@ proptest! {
                     break;
                 }
             }
-            let action = &shared[random::index(&mut rng, shared.len())];
+            let action = shared[random::index(&mut rng, shared.len())];
             let events_one = one.play(player, action).unwrap();
             let events_two = two.play(player, action).unwrap();
             let seen = |events: &[Event]| events.iter().map(|e| e.seen_by(a)).collect::<Vec<_>>();
             prop_assert_eq!(seen(&events_one), seen(&events_two));
-            if player == b && *action == Action::DrawStock {
+            if player == b && action == Action::DrawStock {
                 prop_assert_eq!(events_one != events_two, next_differs);
             }
             steps += 1;
@@ -407,12 +538,12 @@ fn logged_walk(
     let mut discards = Vec::new();
     for _ in 0..steps {
         let Some(player) = game.to_act() else { break };
-        let action = choose(&game, &game.legal_actions(), &mut rng);
+        let (action, showing) = choose(&game, &mut rng);
         if let Action::Discard { .. } = action {
-            let foreign = game.hand().cards(player.opponent()).first().expect("ten cards");
+            let foreign = game.deal().cards(player.opponent()).first().expect("ten cards");
             discards.push((log.len(), player, foreign));
         }
-        log.extend(game.play(player, &action).unwrap());
+        log.extend(game.play_with(player, action, showing.as_ref()).unwrap());
     }
     (game, log, discards)
 }

@@ -1,10 +1,10 @@
 //! The match runner: whole games between agents, forfeits, matches.
 
 use gin_engine::{
-    Action, Agent, GameOutcome, LogHeader, PlayerView, RandomAgent, RunOptions, play_game, play_match, replay,
-    write_log,
+    Action, Agent, Event, GameOutcome, LogHeader, PlayerView, RandomAgent, RunOptions, play_game, play_game_observed,
+    play_match, replay, write_log,
 };
-use gin_rules::{ByPlayer, Player, Ruleset};
+use gin_rules::{ByPlayer, Player, Ruleset, Showing};
 
 #[test]
 fn random_games_finish_and_replay() {
@@ -105,8 +105,8 @@ impl Agent for HighCardOut {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        if let Some(knock) = legal.iter().find(|a| matches!(a, Action::Knock { .. } | Action::BigGin { .. })) {
-            return knock.clone();
+        if let Some(knock) = legal.iter().find(|a| matches!(a, Action::Knock { .. } | Action::BigGin)) {
+            return *knock;
         }
         let highest = legal
             .iter()
@@ -118,13 +118,13 @@ impl Agent for HighCardOut {
         if let Some(card) = highest {
             return Action::Discard { card };
         }
-        for wanted in [Action::DrawStock, Action::PassUpcard, Action::LAY_OFF_BEST] {
+        for wanted in [Action::DrawStock, Action::PassUpcard, Action::LayOff] {
             if legal.contains(&wanted) {
                 return wanted;
             }
         }
         let _ = view;
-        legal[0].clone()
+        legal[0]
     }
 }
 
@@ -137,4 +137,151 @@ fn an_agent_from_another_crate_plays_through_the_runner() {
         let record = play_game(&rules, 21, ByPlayer([&mut mine, &mut baseline]), RunOptions::default());
         assert_eq!(record.outcome.winner(), Some(Player::One), "{preset}: {:?}", record.outcome);
     }
+}
+
+/// Plays randomly and keeps every event it observes.
+struct Recorder {
+    inner: RandomAgent,
+    seen: Vec<Event>,
+}
+
+impl Agent for Recorder {
+    fn name(&self) -> &str {
+        "recorder"
+    }
+
+    fn start_game(&mut self, seat: Player, rules: &Ruleset, seed: u64) {
+        self.inner.start_game(seat, rules, seed);
+    }
+
+    fn observe(&mut self, event: &Event) {
+        self.seen.push(event.clone());
+    }
+
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        self.inner.choose(view, legal)
+    }
+}
+
+#[test]
+fn each_agent_observes_each_event_once() {
+    for preset in Ruleset::PRESETS {
+        let rules = Ruleset::preset(preset).unwrap();
+        let mut agents = ByPlayer::from_fn(|_| Recorder { inner: RandomAgent::default(), seen: Vec::new() });
+        let mut observed = Vec::new();
+        let [one, two] = &mut agents.0;
+        let record = play_game_observed(
+            &rules,
+            8,
+            ByPlayer([one, two]),
+            RunOptions { keep_events: true, ..RunOptions::default() },
+            &mut |event| observed.push(event.clone()),
+        );
+        assert!(matches!(record.outcome, GameOutcome::Finished { .. }), "{preset}: {:?}", record.outcome);
+        // The observer sees the game's log as the referee saw it, each agent as its seat may.
+        assert_eq!(observed, record.events, "{preset}");
+        let count = |events: &[Event], kind: fn(&Event) -> bool| events.iter().filter(|event| kind(event)).count();
+        for seat in Player::ALL {
+            let seen = &agents[seat].seen;
+            let expected: Vec<Event> = record.events.iter().map(|event| event.seen_by(seat)).collect();
+            assert_eq!(seen, &expected, "{preset}: {seat} observes each event once, in order");
+            assert_eq!(count(seen, |e| matches!(e, Event::GameStarted { .. })), 1);
+            assert_eq!(count(seen, |e| matches!(e, Event::GameEnded { .. })), 1);
+            assert_eq!(count(seen, |e| matches!(e, Event::HandStarted { .. })), record.hands as usize);
+            assert_eq!(count(seen, |e| matches!(e, Event::HandEnded { .. })), record.hands as usize);
+            for event in seen {
+                match event {
+                    Event::DrewStock { player, card } => assert_eq!(card.is_some(), *player == seat, "{event:?}"),
+                    Event::HandStarted { hands, .. } => {
+                        assert!(hands[seat].is_some() && hands[seat.opponent()].is_none())
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // And the log replays to the game the runner played.
+        let mut text = Vec::new();
+        write_log(&mut text, &LogHeader::new(8, &rules, None), &record.events).unwrap();
+        let game = replay(std::str::from_utf8(&text).unwrap()).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        assert_eq!(game.hand_number(), record.hands);
+    }
+}
+
+/// [`HighCardOut`], showing its own cards: the safest arrangement of its knocks (every card weighs
+/// the same), and its best defense; it remembers what it showed.
+struct Shower {
+    showings: Vec<Showing>,
+    asked: usize,
+    /// Shows the whole hand with a knock, the discard included: a showing the referee refuses.
+    cheat: bool,
+}
+
+impl Agent for Shower {
+    fn name(&self) -> &str {
+        "shower"
+    }
+
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        HighCardOut.choose(view, legal)
+    }
+
+    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
+        self.asked += 1;
+        let solver = view.rules.solver();
+        let shown = match action {
+            Action::Knock { discard } => {
+                let kept = if self.cheat { view.hand } else { view.hand.without(discard) };
+                Showing::of_arrangement(&solver.safest_arrangement(kept, |_| 1.0))
+            }
+            Action::BigGin => Showing::of_arrangement(&solver.safest_arrangement(view.hand, |_| 1.0)),
+            Action::LayOff => solver.defend_keeping(view.knock?.shown.melds(), view.hand, &[]).ok(),
+            _ => panic!("asked to show cards for {action}"),
+        }?;
+        self.showings.push(shown);
+        Some(shown)
+    }
+}
+
+#[test]
+fn an_agent_may_show_its_own_cards() {
+    for preset in Ruleset::PRESETS {
+        let rules = Ruleset::preset(preset).unwrap();
+        let mut shower = Shower { showings: Vec::new(), asked: 0, cheat: false };
+        let mut baseline = RandomAgent::default();
+        let options = RunOptions { keep_events: true, ..RunOptions::default() };
+        let record = play_game(&rules, 21, ByPlayer([&mut shower, &mut baseline]), options);
+        assert_eq!(record.outcome.winner(), Some(Player::One), "{preset}: {:?}", record.outcome);
+        // It was asked once for each knock and defense, and the events show what it chose.
+        let shown: Vec<Showing> = record
+            .events
+            .iter()
+            .filter_map(|event| match event {
+                Event::Knocked { player: Player::One, shown, .. } => Some(*shown),
+                Event::HandEnded { showdown: Some(showdown), .. }
+                    if showdown.defender() == Player::One && showdown.kind == gin_rules::KnockKind::Knock =>
+                {
+                    Some(showdown.shown[Player::One])
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(!shown.is_empty(), "{preset}: it never showed its cards");
+        assert_eq!(shown, shower.showings, "{preset}");
+        assert_eq!(shower.asked, shower.showings.len());
+    }
+}
+
+#[test]
+fn a_showing_the_referee_refuses_forfeits_the_game() {
+    let rules = Ruleset::standard();
+    let mut cheat = Shower { showings: Vec::new(), asked: 0, cheat: true };
+    let mut baseline = RandomAgent::default();
+    let record = play_game(&rules, 21, ByPlayer([&mut cheat, &mut baseline]), RunOptions::default());
+    let GameOutcome::Forfeit { player, action, reason } = &record.outcome else {
+        panic!("expected a forfeit, got {:?}", record.outcome)
+    };
+    assert_eq!((*player, cheat.asked), (Player::One, 1));
+    assert!(matches!(action, Action::Knock { .. }), "{action}");
+    assert!(reason.starts_with("the cards shown are"), "{reason}");
+    assert_eq!(record.outcome.winner(), Some(Player::Two));
 }
