@@ -98,6 +98,9 @@ mod tests {
         assert_eq!(&doc[start..end], "| a |\n");
         assert_eq!(find(doc, "y"), None);
         let rules = &tables()[0].text;
-        assert!(rules.contains("| `target` | a whole number from 1 to 10000 | `100` | `100` | `100` | `150` |"), "{rules}");
+        assert!(
+            rules.contains("| `target` | a whole number from 1 to 10000 | `100` | `100` | `100` | `150` |"),
+            "{rules}"
+        );
     }
 }

@@ -84,13 +84,21 @@ impl Settings for ExpertParams {
         const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
         const DEADWOOD: Kind = Kind::Int { min: 0, max: 10 };
         static TABLE: &[Setting<ExpertParams>] = &[
-            field_setting!(deadwood_weight, WEIGHT, "Weight of the deadwood left right after a discard, next to the outlook."),
+            field_setting!(
+                deadwood_weight,
+                WEIGHT,
+                "Weight of the deadwood left right after a discard, next to the outlook."
+            ),
             field_setting!(
                 knock_outs_weight,
                 WEIGHT,
                 "Bonus (deadwood points) per unit of probability that the next draw makes the hand knockable."
             ),
-            field_setting!(gin_outs_weight, WEIGHT, "Bonus per unit of probability that the next draw makes the hand gin."),
+            field_setting!(
+                gin_outs_weight,
+                WEIGHT,
+                "Bonus per unit of probability that the next draw makes the hand gin."
+            ),
             field_setting!(
                 danger_weight,
                 WEIGHT,
@@ -111,7 +119,11 @@ impl Settings for ExpertParams {
                 WEIGHT,
                 "Take the face-up card only when it beats a stock draw by at least this much."
             ),
-            field_setting!(knock_max_early, DEADWOOD, "The largest deadwood to knock with while the stock holds at least `late_stock` cards."),
+            field_setting!(
+                knock_max_early,
+                DEADWOOD,
+                "The largest deadwood to knock with while the stock holds at least `late_stock` cards."
+            ),
             field_setting!(knock_max_late, DEADWOOD, "The largest deadwood to knock with after that (0: gin only)."),
             field_setting!(
                 late_stock,
@@ -128,7 +140,11 @@ impl Settings for ExpertParams {
                 Kind::Float { min: 0.0, max: 10.0 },
                 "The fraction of its points at which deadwood above `high_from` counts in the outlook (1: in full)."
             ),
-            field_setting!(high_from, Kind::Int { min: 0, max: 100 }, "Where deadwood starts to count at `high_slope`."),
+            field_setting!(
+                high_from,
+                Kind::Int { min: 0, max: 100 },
+                "Where deadwood starts to count at `high_slope`."
+            ),
         ];
         TABLE
     }
@@ -152,12 +168,7 @@ impl Default for ExpertAgent {
 impl ExpertAgent {
     /// An expert with these parameters.
     pub fn new(params: ExpertParams) -> ExpertAgent {
-        ExpertAgent {
-            params,
-            rng: random::seeded_rng(0),
-            tracker: Tracker::new(Player::One),
-            solver: Solver::ACE_LOW,
-        }
+        ExpertAgent { params, rng: random::seeded_rng(0), tracker: Tracker::new(Player::One), solver: Solver::ACE_LOW }
     }
 
     /// Its parameters.

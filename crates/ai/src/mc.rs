@@ -299,7 +299,11 @@ impl McAgent {
     /// Searches `candidates` and returns the one to play.
     /// Searches `candidates` and returns the one to play, and the mean value of each (the chance
     /// of winning the game, less the knock margin for knocks).
-    fn search(&mut self, view: &PlayerView<'_>, candidates: &[Candidate]) -> Option<(Candidate, [f64; MAX_CANDIDATES])> {
+    fn search(
+        &mut self,
+        view: &PlayerView<'_>,
+        candidates: &[Candidate],
+    ) -> Option<(Candidate, [f64; MAX_CANDIDATES])> {
         let seed = random::below(&mut self.rng, u64::MAX);
         let search = self.prepare(view, candidates)?;
         let means = search.run(seed, &self.params);
@@ -676,7 +680,10 @@ mod tests {
         assert_eq!((params.samples, params.search_draws), (64, true));
         let err = |name: &str, text: &str| McParams::fast().set_text(name, text).unwrap_err().to_string();
         assert!(err("sample", "64").starts_with("unknown setting `sample`; valid settings: samples, ms,"));
-        assert_eq!(err("samples", "many"), r#"setting `samples` expects a whole number from 0 to 1000000, found "many""#);
+        assert_eq!(
+            err("samples", "many"),
+            r#"setting `samples` expects a whole number from 0 to 1000000, found "many""#
+        );
         assert_eq!(err("threads", "0"), "setting `threads` must be from 1 to 256, found 0");
         assert_eq!(err("samples", "0"), "the search needs `samples` or `ms` above 0");
         params.set_text("ms", "5").unwrap();

@@ -258,7 +258,8 @@ mod tests {
     #[test]
     fn advisors_are_the_level_itself_or_the_expert() {
         let params = AgentParams::default();
-        for (spec, advisor) in [("mc", "mc"), ("mc-fast:samples=64", "mc-fast"), ("expert", "expert"), ("simple", "expert")]
+        for (spec, advisor) in
+            [("mc", "mc"), ("mc-fast:samples=64", "mc-fast"), ("expert", "expert"), ("simple", "expert")]
         {
             assert_eq!(build_advisor(&spec.parse().unwrap(), &params).unwrap().name(), advisor, "{spec}");
         }

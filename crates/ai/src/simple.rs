@@ -31,7 +31,12 @@ pub struct SimpleAgent {
 impl SimpleAgent {
     /// A simple agent seeded with `seed` (the runner reseeds it at each game).
     pub fn new(seed: u64) -> SimpleAgent {
-        SimpleAgent { rng: random::seeded_rng(seed), tracker: Tracker::default(), used_pairs: Vec::new(), showing: None }
+        SimpleAgent {
+            rng: random::seeded_rng(seed),
+            tracker: Tracker::default(),
+            used_pairs: Vec::new(),
+            showing: None,
+        }
     }
 
     /// The discard: a random one among the allowed cards that leave the least deadwood. The pair
@@ -176,5 +181,3 @@ fn forms_meld(hand: CardSet, card: Card, ace_high: bool) -> bool {
 fn pair(drawn: Card, discarded: Card) -> CardSet {
     CardSet::from(drawn).with(discarded)
 }
-
-

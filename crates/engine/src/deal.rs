@@ -1,9 +1,7 @@
 //! `Deal`: one hand of Gin Rummy, from the deal to the score, in a compact `Copy` state.
 
 use gin_cards::{Card, CardSet, Deck, random};
-use gin_rules::{
-    ByPlayer, HandScore, KnockKind, Meld, MeldError, Player, Ruleset, Showdown, Showing, StockEnd,
-};
+use gin_rules::{ByPlayer, HandScore, KnockKind, Meld, MeldError, Player, Ruleset, Showdown, Showing, StockEnd};
 
 use crate::{Action, Event, LegalActions, PlayerView};
 
@@ -388,7 +386,8 @@ impl Deal {
             return Err(SetupError::Impossible("the opponent's hand lacks the cards it is known to hold"));
         }
         let mut seen = CardSet::EMPTY;
-        for card in view.hand.iter().chain(opponent).chain(view.discard_pile.iter().copied()).chain(stock.iter().copied())
+        for card in
+            view.hand.iter().chain(opponent).chain(view.discard_pile.iter().copied()).chain(stock.iter().copied())
         {
             if !seen.insert(card) {
                 return Err(SetupError::Duplicate { card });
@@ -436,7 +435,9 @@ impl Deal {
                 acting == 10
                     && other <= 10
                     && rules.layoffs
-                    && self.knock.is_some_and(|knock| knock.player == self.to_act.opponent() && knock.kind == KnockKind::Knock)
+                    && self
+                        .knock
+                        .is_some_and(|knock| knock.player == self.to_act.opponent() && knock.kind == KnockKind::Knock)
             }
             Phase::Over => false,
         };

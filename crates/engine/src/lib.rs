@@ -25,8 +25,8 @@
 
 mod action;
 mod agent;
-mod event;
 mod deal;
+mod event;
 mod game;
 mod log;
 mod runner;
@@ -34,8 +34,8 @@ mod view;
 
 pub use action::{Action, LegalActions, MAX_LEGAL};
 pub use agent::{Agent, RandomAgent};
-pub use event::Event;
 pub use deal::{Deal, HandSetup, Knock, MAX_DRAWS, Phase, PlayError, SetupError};
+pub use event::Event;
 pub use game::Game;
 pub use log::{LOG_VERSION, LogHeader, ReplayError, read_log, recorded_action, replay, write_log};
 pub use runner::{

@@ -51,9 +51,9 @@ impl Ruleset {
     /// ace for gin, a two for 1 or 2 points, …, a ten for 10; `None` above 10 (rule 14).
     pub fn lowest_upcard_for(deadwood: u32) -> Option<Rank> {
         let oklahoma = Ruleset { knock_limit: KnockLimit::Upcard, ..Ruleset::standard() };
-        Rank::ALL.into_iter().find(|&rank| {
-            oklahoma.knock_limit_for(Card::new(rank, gin_cards::Suit::Clubs)) >= deadwood
-        })
+        Rank::ALL
+            .into_iter()
+            .find(|&rank| oklahoma.knock_limit_for(Card::new(rank, gin_cards::Suit::Clubs)) >= deadwood)
     }
 }
 

@@ -47,7 +47,7 @@ impl Solver {
     /// The defender's least deadwood over its own melds and layoffs on `knocker_melds` together,
     /// and the layoffs and arrangement that reach it.
     ///
-    /// Layoffs follow RULES.md rule 15: the fourth card of a 3-card set, and cards extending a run
+    /// Layoffs follow docs/rules.md, rule 15: the fourth card of a 3-card set, and cards extending a run
     /// at either end, in chains (`8S` then `9S` onto `5S6S7S`); nothing on a 4-card set, below an
     /// ace or above a king (above a king only an ace, and only with the ace-high rule). The
     /// defender may break its own melds to lay off. Pass no melds when layoffs are not allowed.

@@ -6,14 +6,14 @@
 //! use gin_rules::Solver;
 //!
 //! let solver = Solver::new(false);
-//! // RULES.md V1: greedy "largest meld first" leaves 27; the minimum is 10.
+//! // docs/rules.md, V1: greedy "largest meld first" leaves 27; the minimum is 10.
 //! let hand: CardSet = "7S 7H 7D 7C 8C 9C 2D 3D 4D KH".parse()?;
 //! assert_eq!(solver.min_deadwood(hand), 10);
 //! let best = solver.best_arrangement(hand);
 //! assert_eq!(best.melds().len(), 3);
 //! assert_eq!(best.unmelded().to_string(), "KH");
 //!
-//! // RULES.md V5: with 11 cards, the best discard leaves gin.
+//! // docs/rules.md, V5: with 11 cards, the best discard leaves gin.
 //! let eleven: CardSet = "AS 2S 4S 2H 4H AD 2D 3D 4D AC 2C".parse()?;
 //! let discards = solver.best_discards(eleven);
 //! assert_eq!(discards.deadwood, 0);

@@ -1,5 +1,5 @@
-//! Scoring: [`score_hand`] turns a knock into a [`HandScore`] (RULES.md section 5), and
-//! [`GameScore`] adds hands up to a [`GameResult`] with its bonuses (RULES.md section 6).
+//! Scoring: [`score_hand`] turns a knock into a [`HandScore`] (docs/rules.md, section 5), and
+//! [`GameScore`] adds hands up to a [`GameResult`] with its bonuses (docs/rules.md, section 6).
 
 use std::fmt;
 
@@ -90,7 +90,7 @@ impl HandScore {
     }
 }
 
-/// Scores a knock (RULES.md rules 18–20), with `K = knocker_deadwood` and
+/// Scores a knock (docs/rules.md, rules 18–20), with `K = knocker_deadwood` and
 /// `D = defender_deadwood` after layoffs.
 ///
 /// - Knock, K < D: the knocker scores D − K.
@@ -109,7 +109,7 @@ impl HandScore {
 ///
 /// let rules = Ruleset::standard();
 /// let upcard = "7H".parse()?;
-/// // RULES.md V9: K = 5, D = 5 is an undercut worth 0 + 25 to the defender.
+/// // docs/rules.md, V9: K = 5, D = 5 is an undercut worth 0 + 25 to the defender.
 /// let score = score_hand(&rules, Player::One, KnockKind::Knock, 5, 5, upcard);
 /// assert_eq!(score.outcome, HandOutcome::Undercut);
 /// assert_eq!(score.winner, Some(Player::Two));

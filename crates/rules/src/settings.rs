@@ -83,21 +83,22 @@ impl Kind {
     /// Checks `value` against the type and the range.
     fn check(&self, setting: &'static str, value: &Value) -> Result<(), SettingError> {
         let wrong = || SettingError::WrongType { setting, expected: self.expected(), found: describe(value) };
-        let int_in = |min: u64, max: u64| -> Result<(), SettingError> {
-            let range = || SettingError::OutOfRange {
-                setting,
-                min: min.to_string(),
-                max: max.to_string(),
-                found: describe(value),
-            };
-            match value {
-                Value::Number(n) if n.as_u64().is_some() => {
-                    if (min..=max).contains(&n.as_u64().unwrap_or(u64::MAX)) { Ok(()) } else { Err(range()) }
+        let int_in =
+            |min: u64, max: u64| -> Result<(), SettingError> {
+                let range = || SettingError::OutOfRange {
+                    setting,
+                    min: min.to_string(),
+                    max: max.to_string(),
+                    found: describe(value),
+                };
+                match value {
+                    Value::Number(n) if n.as_u64().is_some() => {
+                        if (min..=max).contains(&n.as_u64().unwrap_or(u64::MAX)) { Ok(()) } else { Err(range()) }
+                    }
+                    Value::Number(n) if n.as_i64().is_some() => Err(range()),
+                    _ => Err(wrong()),
                 }
-                Value::Number(n) if n.as_i64().is_some() => Err(range()),
-                _ => Err(wrong()),
-            }
-        };
+            };
         match (*self, value) {
             (Kind::Bool, Value::Bool(_)) => Ok(()),
             (Kind::Int { min, max }, _) => int_in(min, max),
@@ -110,7 +111,12 @@ impl Kind {
                 if (min..=max).contains(&x) {
                     Ok(())
                 } else {
-                    Err(SettingError::OutOfRange { setting, min: min.to_string(), max: max.to_string(), found: describe(value) })
+                    Err(SettingError::OutOfRange {
+                        setting,
+                        min: min.to_string(),
+                        max: max.to_string(),
+                        found: describe(value),
+                    })
                 }
             }
             (Kind::Choice(choices), Value::String(text)) if choices.contains(&text.as_str()) => Ok(()),
@@ -421,7 +427,10 @@ mod tests {
         let help = help(&demo);
         assert!(help.contains("  count   a whole number from 1 to 9 (default 2): How many."), "{help}");
         let table = markdown(&[("default", &demo), ("other", &Demo::default())]);
-        assert!(table.starts_with("| setting | takes | default | other | meaning |\n|---|---|---|---|---|\n"), "{table}");
+        assert!(
+            table.starts_with("| setting | takes | default | other | meaning |\n|---|---|---|---|---|\n"),
+            "{table}"
+        );
         assert!(table.contains("| `weight` | a number from -1 to 1.5 | `0.25` | `0.0` | How much. |"), "{table}");
         assert!(Demo { count: 0, ..demo }.validate().is_err());
     }
@@ -429,7 +438,10 @@ mod tests {
     #[test]
     fn kinds_say_what_they_take() {
         assert_eq!(Kind::Choice(&["a", "b", "c"]).expected(), r#""a", "b" or "c""#);
-        assert_eq!(Kind::IntOrWord { min: 0, max: 10, word: "upcard" }.expected(), r#"a whole number from 0 to 10, or "upcard""#);
+        assert_eq!(
+            Kind::IntOrWord { min: 0, max: 10, word: "upcard" }.expected(),
+            r#"a whole number from 0 to 10, or "upcard""#
+        );
         assert_eq!(
             Kind::IntOrNull { min: 0, max: 1000, none: "no big gin" }.expected(),
             "a whole number from 0 to 1000, or null for no big gin"

@@ -3,11 +3,11 @@
 
 use gin_ai::registry::AgentParams;
 use gin_ai::{Advisor, ExpertAgent, ExpertParams, GreedyAgent, Reason, SimpleAgent};
-use gin_rules::settings::Settings;
 use gin_cards::{Card, CardSet};
 use gin_engine::{
     Action, Agent, Event, Game, GameOutcome, HandSetup, Phase, PlayerView, RandomAgent, RunOptions, play_game,
 };
+use gin_rules::settings::Settings;
 use gin_rules::{ByPlayer, KnockKind, KnockLimit, Player, Ruleset, Showing, Solver, StockEnd};
 
 const ONE: Player = Player::One;
@@ -442,9 +442,7 @@ fn greedy_discards_the_higher_card_when_the_deadwood_is_the_same() {
     let solver = Solver::ACE_LOW;
     assert_eq!(solver.best_discards(cards("5H 6H 7H 8H 9C TC JC QC 2S 2D 2C")).discards, cards("5H 8H 9C QC"));
     for seed in SEEDS {
-        for (rules, expected) in
-            [(Ruleset::eaai(), Action::knock(card("QC"))), (Ruleset::standard(), Action::BigGin)]
-        {
+        for (rules, expected) in [(Ruleset::eaai(), Action::knock(card("QC"))), (Ruleset::standard(), Action::BigGin)] {
             let mut table = Table::new(&rules, &deal, ONE, greedy(), seed);
             assert_eq!(table.agent_plays().0, Action::PassUpcard, "nothing lowers a deadwood of 0");
             table.opponent_plays(Action::PassUpcard);
@@ -615,9 +613,7 @@ fn the_experts_hint_is_its_move_with_reasons() {
     let legal = table.game.legal_actions();
     let hint = twin.advise(&table.game.view(ONE), &legal);
     assert_eq!(hint.action, table.choice());
-    let Some(&Reason::TakeOrDraw { card: upcard, take, stock }) = hint.reasons.first() else {
-        panic!("{hint:?}")
-    };
+    let Some(&Reason::TakeOrDraw { card: upcard, take, stock }) = hint.reasons.first() else { panic!("{hint:?}") };
     assert_eq!(upcard, card("KH"));
     assert_eq!(take < stock, hint.action == Action::TakeUpcard, "{hint:?}");
     table.agent_plays();

@@ -1,4 +1,4 @@
-//! RULES.md vectors played through the engine: positions set up by hand, played action by action,
+//! The docs/rules.md vectors played through the engine: positions set up by hand, played action by action,
 //! with the events and scores checked; the showings a player may choose and those the referee
 //! refuses; and determinizations of a player's view.
 
@@ -400,7 +400,7 @@ fn v8_knocker_shows_three_runs_and_is_undercut() {
         (KnockKind::Knock, sorted_groups(&runs), cards("AS"), 1)
     );
     assert_eq!(game.deal().knock().map(|knock| knock.shown), Some(showing(kept, &runs, "")));
-    // RULES.md's defense: lay off all seven and meld 5H6H7H.
+    // docs/rules.md's defense: lay off all seven and meld 5H6H7H.
     let rules_defense = showing(held(&game, TWO), &["5H 6H 7H"], "3S 4S 8S 4C 8C 4D 8D");
     assert_eq!(laying_off(&game, "3S 4S 8S 4C 8C 4D 8D"), rules_defense);
     let events = play_showing(&mut game.clone(), TWO, Action::LayOff, &rules_defense);

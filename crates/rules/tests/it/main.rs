@@ -1,4 +1,4 @@
-//! Integration tests of gin-rules: the RULES.md vectors, the 2,000 reference hands, and property
+//! Integration tests of gin-rules: the docs/rules.md vectors, the 2,000 reference hands, and property
 //! tests of the fast solvers against the slow references.
 
 mod deadwood_tsv;

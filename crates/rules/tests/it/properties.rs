@@ -49,7 +49,7 @@ fn check_arrangement(arrangement: &Arrangement, hand: CardSet, ace_high: bool) -
 }
 
 /// A way the knocker might show its melds: disjoint melds of its hand picked in a seeded order,
-/// so not always a best arrangement (RULES.md V8).
+/// so not always a best arrangement (docs/rules.md, V8).
 fn shown_melds(knocker: CardSet, ace_high: bool, seed: u64) -> Vec<Meld> {
     let mut melds = melds_in(knocker, ace_high);
     random::shuffle(&mut random::seeded_rng(seed), &mut melds);

@@ -1,4 +1,4 @@
-//! RULES.md section 8: every vector that needs no turn sequence.
+//! docs/rules.md, section 8: every vector that needs no turn sequence.
 
 use gin_rules::{HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Solver, score_hand};
 
