@@ -196,9 +196,12 @@ impl Analyzer {
         let deadwood = analysis.knock_deadwood();
         match self.limit {
             Limit::Known { limit, .. } => Some(deadwood <= limit),
-            Limit::Upcard if deadwood == 0 => Some(true),
-            Limit::Upcard if deadwood > MAX_UPCARD_LIMIT => Some(false),
-            Limit::Upcard => None,
+            // An ace, the lowest upcard, allows it: any upcard does.
+            Limit::Upcard => match Ruleset::lowest_upcard_for(deadwood) {
+                Some(Rank::Ace) => Some(true),
+                Some(_) => None,
+                None => Some(false),
+            },
         }
     }
 
@@ -339,19 +342,16 @@ impl Analyzer {
                 }
                 Ok(())
             }
-            Limit::Upcard if deadwood == 0 => {
-                write!(out, "yes: gin{after}, whatever the upcard")
-            }
-            Limit::Upcard if deadwood > MAX_UPCARD_LIMIT => {
-                write!(out, "no: deadwood {deadwood}{after}, more than any upcard allows")
-            }
-            Limit::Upcard => write!(
-                out,
-                "depends on the upcard: deadwood {deadwood}{after} needs {} or higher ({}; give \
-                 --upcard)",
-                lowest_upcard_for(deadwood),
-                self.source
-            ),
+            Limit::Upcard => match Ruleset::lowest_upcard_for(deadwood) {
+                Some(Rank::Ace) => write!(out, "yes: gin{after}, whatever the upcard"),
+                Some(lowest) => write!(
+                    out,
+                    "depends on the upcard: deadwood {deadwood}{after} needs {lowest} or higher ({}; give \
+                     --upcard)",
+                    self.source
+                ),
+                None => write!(out, "no: deadwood {deadwood}{after}, more than any upcard allows"),
+            },
         }
     }
 
@@ -371,15 +371,6 @@ impl Analyzer {
             out.write_all(b"no")
         }
     }
-}
-
-/// The highest knock limit an upcard can give: that of a ten or a court card.
-const MAX_UPCARD_LIMIT: u32 = Rank::King.value() as u32;
-
-/// The lowest rank of upcard whose limit allows `deadwood` (1 to 10). An ace gives 0, not 1, so
-/// deadwood 1 needs a two.
-fn lowest_upcard_for(deadwood: u32) -> Rank {
-    Rank::ALL.into_iter().skip(1).find(|rank| u32::from(rank.value()) >= deadwood).unwrap_or(Rank::King)
 }
 
 /// `1 line`, `2 lines`.
@@ -406,14 +397,6 @@ impl std::fmt::Display for OneOf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lowest_upcard_for_each_deadwood() {
-        assert_eq!(lowest_upcard_for(1), Rank::Two);
-        assert_eq!(lowest_upcard_for(2), Rank::Two);
-        assert_eq!(lowest_upcard_for(7), Rank::Seven);
-        assert_eq!(lowest_upcard_for(10), Rank::Ten);
-    }
 
     #[test]
     fn alternatives_read_as_a_sentence() {

@@ -8,10 +8,10 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec};
-use gin_engine::{Agent, Event};
+use gin_engine::Agent;
 use gin_rules::Ruleset;
 
-use crate::protocol::{FromHost, VERSION};
+use crate::protocol::{AnswerLine, FromHost, VERSION};
 use crate::sim::load_params;
 use crate::{Failure, Outcome};
 
@@ -19,7 +19,9 @@ use crate::{Failure, Outcome};
 pub const LONG_ABOUT: &str = "\
 Run a built-in agent as an external agent: it reads the host's messages (JSON Lines, \
 docs/protocol.md) on standard input and answers each decision with one action line on \
-standard output. A new agent is built for every game, seeded with the game's `seed`, so \
+standard output. A knock, big gin or a defense always names the cards it shows (`melds`, and \
+`laid_off` for a defense): the agent's own choice, or the engine's where the agent leaves it to \
+the engine. A new agent is built for every game, seeded with the game's `seed`, so \
 `gin sim --a 'cmd:gin bot --agent simple'` plays exactly as `gin sim --a simple`.
 
 Exit status: 0 after `quit` or the end of input, 1 for a message it cannot read, 2 for a bad \
@@ -58,9 +60,8 @@ pub fn run(args: &BotArgs) -> Result<Outcome, Failure> {
 /// Answers the host until it quits or its messages end.
 fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut impl Write) -> Result<()> {
     let mut agent: Option<Box<dyn Agent + Send>> = None;
-    // What a decision's view leaves out: the game's rules and the hand's events so far.
+    // What a decision's view leaves out: the game's rules.
     let mut rules = Ruleset::default();
-    let mut events: Vec<Event> = Vec::new();
     for (number, line) in input.lines().enumerate() {
         let line = line.context("cannot read standard input")?;
         if line.trim().is_empty() {
@@ -79,7 +80,6 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
                 let mut fresh = registry::build(&args.agent, params)?;
                 fresh.start_game(seat, &game_rules, seed);
                 rules = game_rules;
-                events.clear();
                 agent = Some(fresh);
             }
             FromHost::StartHand {} => {}
@@ -87,15 +87,20 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
                 if let Some(agent) = &mut agent {
                     agent.observe(&event);
                 }
-                if matches!(event, Event::HandStarted { .. }) {
-                    events.clear();
-                }
-                events.push(event);
             }
             FromHost::Decide { legal, view } => {
                 let Some(agent) = &mut agent else { bail!("line {}: a decision before start_game", number + 1) };
-                let action = agent.choose(&view.as_view(&rules, &events), &legal);
-                serde_json::to_writer(&mut *out, &action).context("cannot write to standard output")?;
+                let view = view.as_view(&rules);
+                let action = agent.choose(&view, &legal);
+                // As the engine's runner asks, then the referee's choice where the agent has none:
+                // a knock always shows its melds on the wire.
+                let showing = if action.shows_cards() {
+                    agent.show(&view, action).or_else(|| view.engine_showing(action))
+                } else {
+                    None
+                };
+                serde_json::to_writer(&mut *out, &AnswerLine::new(action, showing.as_ref()))
+                    .context("cannot write to standard output")?;
                 out.write_all(b"\n").and_then(|()| out.flush()).context("cannot write to standard output")?;
             }
             FromHost::EndGame { result } => {

@@ -4,9 +4,11 @@
 //! The host never trusts the program. It writes to the program from a thread of its own (a
 //! program that does not read cannot block the game), reads its answers on another thread, and
 //! waits for each answer at most the decision timeout. A program that crashes, hangs, prints
-//! something that is not an action, or names an action the game refuses forfeits the game; the
-//! agent then answers an action the engine refuses, so that the runner ends the game, and keeps
-//! the reason in its [`Report`] for the command to print.
+//! something that is not an action, or names an action (or cards to show) the game refuses
+//! forfeits the game; the agent then answers an action the engine refuses, so that the runner
+//! ends the game, and keeps the reason in its [`Report`] for the command to print. The cards a
+//! program names with a knock, big gin or a defense are read into a [`Showing`] that
+//! [`Agent::show`] hands to the referee.
 
 use std::fmt;
 use std::fs::{self, File};
@@ -24,7 +26,7 @@ use anyhow::{Context, Result, anyhow};
 use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec, SpecError};
 use gin_engine::{Action, Agent, Event, PlayerView};
-use gin_rules::{ByPlayer, GameResult, Player, Ruleset};
+use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
 
 use crate::protocol::{self, DecideView, ToAgent, VERSION};
 
@@ -52,22 +54,39 @@ pub enum AgentChoice {
     Program(Vec<String>),
 }
 
-impl FromStr for AgentChoice {
-    type Err = SpecError;
+/// Why an agent spec names no agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChoiceError {
+    /// A built-in agent's spec that is not right.
+    Spec(SpecError),
+    /// `cmd:` with no program after it.
+    NoProgram,
+}
 
-    fn from_str(text: &str) -> Result<AgentChoice, SpecError> {
+impl fmt::Display for ChoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChoiceError::Spec(err) => err.fmt(f),
+            ChoiceError::NoProgram => write!(f, "no program given: write {PROGRAM_PREFIX}PROGRAM ARGS..."),
+        }
+    }
+}
+
+impl std::error::Error for ChoiceError {}
+
+impl FromStr for AgentChoice {
+    type Err = ChoiceError;
+
+    fn from_str(text: &str) -> Result<AgentChoice, ChoiceError> {
         match text.trim_start().strip_prefix(PROGRAM_PREFIX) {
             Some(command) => {
                 let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
                 if words.is_empty() {
-                    return Err(SpecError::Setting {
-                        agent: "cmd".to_owned(),
-                        message: "no program given: write cmd:PROGRAM ARGS...".to_owned(),
-                    });
+                    return Err(ChoiceError::NoProgram);
                 }
                 Ok(AgentChoice::Program(words))
             }
-            None => text.parse().map(AgentChoice::Builtin),
+            None => text.parse().map(AgentChoice::Builtin).map_err(ChoiceError::Spec),
         }
     }
 }
@@ -208,6 +227,8 @@ pub struct ExternalAgent {
     points: ByPlayer<u32>,
     /// The messages not yet handed to the writer.
     pending: Vec<u8>,
+    /// The cards the program's last answer shows, for [`Agent::show`].
+    showing: Option<Showing>,
 }
 
 impl ExternalAgent {
@@ -256,6 +277,7 @@ impl ExternalAgent {
             seat: Player::One,
             points: ByPlayer::default(),
             pending: Vec::new(),
+            showing: None,
         })
     }
 
@@ -300,8 +322,9 @@ impl ExternalAgent {
         self.to_program = None;
     }
 
-    /// The program's answer to a decision, or `None` when it gave none that can be played.
-    fn answer(&mut self) -> Option<Action> {
+    /// The program's answer to a decision in `view`, with the cards it shows, or `None` when it
+    /// gave none that can be played.
+    fn answer(&mut self, view: &PlayerView<'_>) -> Option<(Action, Option<Showing>)> {
         // The program answers nothing but decisions: anything waiting is out of turn.
         match self.lines.try_recv() {
             Ok(Line::Text(text)) => {
@@ -322,10 +345,16 @@ impl ExternalAgent {
         self.send();
         match self.lines.recv_timeout(self.timeout) {
             Ok(Line::Text(text)) => match protocol::parse_answer(text.trim()) {
-                Ok(action) => {
-                    self.report.lock().last_reply = Some(text);
-                    Some(action)
-                }
+                Ok(answer) => match answer.showing(view) {
+                    Ok(showing) => {
+                        self.report.lock().last_reply = Some(text);
+                        Some((answer.action, showing))
+                    }
+                    Err(err) => {
+                        self.fail(format!("answered {}, which the game refuses: {err}", quote(&text)));
+                        None
+                    }
+                },
                 Err(err) => {
                     self.fail(format!("answered {}, which is not an action: {err}", quote(&text)));
                     None
@@ -362,7 +391,7 @@ impl ExternalAgent {
 
 /// An action the engine refuses whatever the phase: so that the game ends in a forfeit.
 fn refused_action(legal: &[Action]) -> Action {
-    if legal.contains(&Action::LAY_OFF_BEST) { Action::PassUpcard } else { Action::LAY_OFF_BEST }
+    if legal.contains(&Action::LayOff) { Action::PassUpcard } else { Action::LayOff }
 }
 
 impl Agent for ExternalAgent {
@@ -391,13 +420,21 @@ impl Agent for ExternalAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        self.showing = None;
         if !self.report.fault() {
             self.queue(&ToAgent::Decide { legal, view: DecideView::of(view) });
-            if let Some(action) = self.answer() {
+            if let Some((action, showing)) = self.answer(view) {
+                self.showing = showing;
                 return action;
             }
         }
         refused_action(legal)
+    }
+
+    /// The cards the program named with the action it just answered (`None`: it left them to
+    /// the referee).
+    fn show(&mut self, _view: &PlayerView<'_>, _action: Action) -> Option<Showing> {
+        self.showing.take()
     }
 
     fn end_game(&mut self, result: &GameResult) {
@@ -506,8 +543,8 @@ mod tests {
 
     #[test]
     fn the_refused_action_is_never_legal() {
-        assert_eq!(refused_action(&[Action::LAY_OFF_BEST]), Action::PassUpcard);
-        assert_eq!(refused_action(&[Action::DrawStock]), Action::LAY_OFF_BEST);
+        assert_eq!(refused_action(&[Action::LayOff]), Action::PassUpcard);
+        assert_eq!(refused_action(&[Action::DrawStock]), Action::LayOff);
     }
 
     #[test]

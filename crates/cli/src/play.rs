@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
-use gin_ai::ExpertAgent;
+use gin_ai::{Advisor, ExpertAgent};
 use gin_cards::CardSet;
 use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, PlayError, agent_seed};
 use gin_rules::{ByPlayer, Player};
@@ -273,18 +273,18 @@ impl Session {
             };
             let ai_seat = self.ai.as_ref().map(|(seat, _)| *seat);
             let automatic = if ai_seat == Some(player) {
-                let legal = self.game.legal_actions();
                 let (_, agent) = self.ai.as_mut().expect("the AI's seat");
-                Some(agent.choose(&self.game.view(player), &legal))
-            } else if self.game.hand().phase() == Phase::LayOff {
-                Some(Action::LAY_OFF_BEST)
+                Some(savefile::ai_move(agent.as_mut(), &self.game, player))
+            } else if self.game.deal().phase() == Phase::LayOff {
+                // A person's answer to a knock: the referee's best (rule 16).
+                Some((Action::LayOff, None))
             } else {
                 None
             };
             let result = match automatic {
-                Some(action) => {
+                Some((action, showing)) => {
                     let before = self.snapshot();
-                    let produced = self.game.play(player, &action).map_err(|err| {
+                    let produced = self.game.play_with(player, action, showing.as_ref()).map_err(|err| {
                         match self.ai_report.explain(&err.to_string()) {
                             Some(why) => anyhow!("the AI forfeits: {why}"),
                             None => anyhow!("the AI chose a move the game refuses ({action}): {err}"),
@@ -366,7 +366,7 @@ impl Session {
                 }
             };
             let before = self.snapshot();
-            match self.game.play(player, &action) {
+            match self.game.play(player, action) {
                 Ok(produced) => return self.after_move(produced, before, input, out),
                 Err(err) => writeln!(out, "{}", refusal(&err, self.look))?,
             }
@@ -375,10 +375,10 @@ impl Session {
 
     /// The action a command asks for, `None` to ask again silently, or what to say instead.
     fn action_for(&self, command: Command, player: Player, layout: &Layout) -> Result<Option<Action>, Reply> {
-        let phase = self.game.hand().phase();
+        let phase = self.game.deal().phase();
         let say = |text: &str| Err(Reply::Say(text.to_owned()));
         let card = |target: CardRef| -> Result<gin_cards::Card, Reply> {
-            let hand = self.game.hand().cards(player);
+            let hand = self.game.deal().cards(player);
             match target {
                 CardRef::Card(card) if hand.contains(card) => Ok(card),
                 CardRef::Card(card) => Err(Reply::Say(format!("{} is not in your hand.", self.look.card(card)))),
@@ -413,7 +413,7 @@ impl Session {
             (Command::KnockWithoutCard, Phase::Discard) => {
                 return say("Knock discarding which card? Type k and the card, like `k 7h` or `k 3`.");
             }
-            (Command::BigGin, Phase::Discard) => Action::BigGin { melds: None },
+            (Command::BigGin, Phase::Discard) => Action::BigGin,
             (Command::Stock | Command::Pile | Command::Take | Command::Pass, Phase::Discard) => {
                 return say("You have drawn: now discard a card (by name or position), or k and a card to knock.");
             }
@@ -436,24 +436,22 @@ impl Session {
                 hands[*player].remove(*card);
             }
         }
-        self.record(produced.clone());
+        // The end of the hand, for a dead hand with both players' cards as they ended it; and how
+        // many events (the next deal) follow it.
+        let end = ended.and_then(|at| HandEnd::of(&produced[at], number, hands, self.game.rules().solver()));
+        let after_end = ended.map(|at| produced.len() - at - 1);
+        self.record(produced);
         if let Err(err) = self.write_save() {
             writeln!(out, "warning: {err:#}")?;
         }
-        let Some(ended) = ended else { return Ok(Ok(())) };
+        let Some(after_end) = after_end else { return Ok(Ok(())) };
         let viewer = self.viewer_for_narration();
         // Tell the moves up to the end of the hand; the next deal starts afresh.
-        let after_end = produced.len() - ended - 1;
         let told = &self.pending[viewer][..self.pending[viewer].len() - after_end - 1];
         for sentence in screen::narrate(told, viewer, &self.seats, self.look) {
             writeln!(out, "{sentence}")?;
         }
         self.pending = ByPlayer::default();
-        // The whole hand's events: the knock may have come a move before the end.
-        let end_at = self.events.len() - after_end;
-        let start = self.events[..end_at].iter().rposition(|event| matches!(event, Event::HandStarted { .. }));
-        let hand_events = &self.events[start.unwrap_or(0)..end_at];
-        let end = HandEnd::from_events(hand_events, number, hands, self.game.rules().solver());
         if let Some(end) = end {
             writeln!(out)?;
             write!(out, "{}", screen::hand_end(&end, self.game.rules(), &self.seats, self.look))?;
@@ -502,7 +500,7 @@ impl Session {
 
     /// The hand's number and both players' cards, before a move.
     fn snapshot(&self) -> (u32, ByPlayer<CardSet>) {
-        (self.game.hand_number(), ByPlayer::from_fn(|player| self.game.hand().cards(player)))
+        (self.game.hand_number(), ByPlayer::from_fn(|player| self.game.deal().cards(player)))
     }
 
     /// What the expert would do in `player`'s place, and why.
@@ -514,9 +512,9 @@ impl Session {
         }
         let view = self.game.view(player);
         let legal = self.game.legal_actions();
-        let (action, reasons) = expert.explain(&view, &legal);
-        let mut lines = vec![format!("Hint: the expert would {}.", screen::describe(&action, &view, self.look))];
-        lines.extend(reasons.iter().map(|reason| format!("  - {}", self.cards_in_look(reason))));
+        let hint = expert.advise(&view, &legal);
+        let mut lines = vec![format!("Hint: the expert would {}.", screen::describe(hint.action, &view, self.look))];
+        lines.extend(hint.reasons.iter().map(|reason| format!("  - {}", self.cards_in_look(&screen::reason(reason)))));
         lines
     }
 

@@ -139,27 +139,15 @@ fn summary(names: &Names, header: &LogHeader, events: &[Event]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "seed {}, target {}", header.seed, header.rules.target);
     let (mut number, mut dealer) = (0, Player::One);
-    let mut deadwood: ByPlayer<Option<u32>> = ByPlayer::default();
-    let mut knocker = None;
     for event in events {
         match event {
-            Event::HandStarted { number: n, dealer: d, .. } => {
-                (number, dealer) = (*n, *d);
-                deadwood = ByPlayer::default();
-                knocker = None;
-            }
-            Event::Knocked { player, deadwood: k, .. } => {
-                knocker = Some(*player);
-                deadwood[*player] = Some(*k);
-            }
-            Event::LaidOff { player, deadwood: d, .. } => deadwood[*player] = Some(*d),
-            Event::HandEnded { score, points } => {
+            Event::HandStarted { number: n, dealer: d, .. } => (number, dealer) = (*n, *d),
+            Event::HandEnded { score, points, showdown } => {
                 let _ =
                     write!(out, "hand {number:>3}  dealer {:<14} {:<9}", names.of(dealer), kind_name(score.outcome));
-                if let Some(knocker) = knocker {
-                    let k = deadwood[knocker].unwrap_or(0);
-                    let d = deadwood[knocker.opponent()].unwrap_or(0);
-                    let _ = write!(out, " by {:<14} K={k:<2} D={d:<2}", names.of(knocker));
+                if let Some(showdown) = showdown {
+                    let (k, d) = (showdown.knocker_deadwood(), showdown.defender_deadwood());
+                    let _ = write!(out, " by {:<14} K={k:<2} D={d:<2}", names.of(showdown.knocker));
                 } else {
                     let _ = write!(out, " {:<28}", "");
                 }
@@ -227,7 +215,7 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
             }
             Event::Discarded { player, card } => format!("{} {}", names.says(*player, "discards"), style.card(*card)),
             Event::StockRebuilt { size } => format!("the stock is rebuilt from the pile: {size} cards"),
-            Event::Knocked { player, kind, discard, melds, unmelded, deadwood } => {
+            Event::Knocked { player, kind, discard, shown } => {
                 let what = match kind {
                     KnockKind::Knock => "knocks",
                     KnockKind::Gin => "goes gin",
@@ -235,20 +223,28 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
                 };
                 let discard = discard.map(|d| format!(", discarding {}", style.card(d))).unwrap_or_default();
                 format!(
-                    "{}{discard}: {} unmelded {} (deadwood {deadwood})",
+                    "{}{discard}: {} unmelded {} (deadwood {})",
                     names.says(*player, what),
-                    style.melds(melds),
-                    style.cards(*unmelded)
+                    style.melds(shown.melds()),
+                    style.cards(shown.unmelded()),
+                    shown.deadwood()
                 )
             }
-            Event::LaidOff { player, melds, laid_off, unmelded, deadwood } => format!(
-                "{} {}, lays off {}, unmelded {} (deadwood {deadwood})",
-                names.says(*player, "shows"),
-                style.melds(melds),
-                style.cards(*laid_off),
-                style.cards(*unmelded)
-            ),
-            Event::HandEnded { score, points } => {
+            Event::HandEnded { score, points, showdown } => {
+                // The defender's answer to the knock, from the showdown.
+                if let Some(showdown) = showdown {
+                    let defender = showdown.defender();
+                    let shown = &showdown.shown[defender];
+                    let _ = writeln!(
+                        out,
+                        "  {} {}, lays off {}, unmelded {} (deadwood {})",
+                        names.says(defender, "shows"),
+                        style.melds(shown.melds()),
+                        style.cards(shown.laid_off()),
+                        style.cards(shown.unmelded()),
+                        shown.deadwood()
+                    );
+                }
                 let result = match score.winner {
                     Some(winner) => {
                         format!("{}: {} {}", kind_name(score.outcome), names.says(winner, "scores"), score.points)
@@ -346,5 +342,38 @@ mod tests {
         let full = full(&names, &header, &events, Style::Ascii);
         assert_eq!(full.lines().filter(|l| l.starts_with("Hand ")).count(), started);
         assert!(full.contains("holds"), "{full}");
+    }
+
+    #[test]
+    fn the_end_of_each_hand_is_read_from_its_showdown() {
+        let rules = Ruleset::standard();
+        let (mut a, mut b) = (gin_ai::SimpleAgent::default(), gin_ai::SimpleAgent::default());
+        let record = play_game(&rules, 8, ByPlayer([&mut a, &mut b]), RunOptions { keep_events: true, max_hands: 20 });
+        let header = LogHeader::new(8, &rules, None);
+        let names = Names::new("player 1", "player 2", None);
+        let showdowns: Vec<_> = record
+            .events
+            .iter()
+            .filter_map(|event| match event {
+                Event::HandEnded { showdown: Some(showdown), .. } => Some(*showdown),
+                _ => None,
+            })
+            .collect();
+        assert!(showdowns.len() > 2, "{} knocks", showdowns.len());
+        let summary = summary(&names, &header, &record.events);
+        let knocked: Vec<&str> = summary.lines().filter(|line| line.contains(" K=")).collect();
+        assert_eq!(knocked.len(), showdowns.len(), "{summary}");
+        for (line, showdown) in knocked.iter().zip(&showdowns) {
+            let (k, d) = (showdown.knocker_deadwood(), showdown.defender_deadwood());
+            assert!(line.contains(&format!("by {:<14} K={k:<2} D={d:<2}", names.of(showdown.knocker))), "{line}");
+        }
+        let full = full(&names, &header, &record.events, Style::Ascii);
+        let answers: Vec<&str> = full.lines().filter(|line| line.contains(" shows ")).collect();
+        assert_eq!(answers.len(), showdowns.len(), "{full}");
+        for (line, showdown) in answers.iter().zip(&showdowns) {
+            let shown = &showdown.shown[showdown.defender()];
+            assert!(line.starts_with(&format!("  {} shows ", names.of(showdown.defender()))), "{line}");
+            assert!(line.ends_with(&format!("(deadwood {})", shown.deadwood())), "{line}");
+        }
     }
 }

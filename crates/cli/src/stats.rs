@@ -4,7 +4,7 @@
 
 use gin_cards::{Card, CardSet};
 use gin_engine::{Event, GameOutcome};
-use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Ruleset, Solver};
+use gin_rules::{ByPlayer, HandOutcome, HandScore, KnockKind, Player, Ruleset, Showdown};
 use serde::Serialize;
 
 /// The z value of a two-sided 95% confidence interval.
@@ -178,12 +178,12 @@ struct HandCounts {
 
 /// Watches one game's events, as the referee saw them, and counts into a [`Tally`].
 ///
-/// It rebuilds both hands from the deal and the cards drawn and discarded, to tell after each
-/// draw whether the player could knock (until it first could, in each hand).
+/// It rebuilds both hands from the deal and the cards drawn and discarded, to ask the rules after
+/// each draw whether the player could knock (until it first could, in each hand); the end of a
+/// hand is read from its showdown.
 pub struct GameObserver<'t> {
     tally: &'t mut Tally,
-    solver: Solver,
-    may_discard_taken_card: bool,
+    rules: &'t Ruleset,
     /// Who sits in each seat.
     sides: ByPlayer<Side>,
     cards: ByPlayer<CardSet>,
@@ -195,11 +195,10 @@ pub struct GameObserver<'t> {
 
 impl<'t> GameObserver<'t> {
     /// An observer of a game under `rules` with `sides` seated so, counting into `tally`.
-    pub fn new(tally: &'t mut Tally, rules: &Ruleset, sides: ByPlayer<Side>) -> GameObserver<'t> {
+    pub fn new(tally: &'t mut Tally, rules: &'t Ruleset, sides: ByPlayer<Side>) -> GameObserver<'t> {
         GameObserver {
             tally,
-            solver: rules.solver(),
-            may_discard_taken_card: rules.may_discard_taken_card,
+            rules,
             sides,
             cards: ByPlayer::default(),
             knock_limit: 0,
@@ -232,8 +231,7 @@ impl<'t> GameObserver<'t> {
                 self.hand.discards[*player] += 1;
                 self.last_discarder = Some(*player);
             }
-            Event::Knocked { player, kind: KnockKind::Knock, .. } => self.hand.knocks_declared[*player] += 1,
-            Event::HandEnded { score, .. } => self.hand_ended(score.outcome, score.winner, score.points),
+            Event::HandEnded { score, showdown, .. } => self.hand_ended(score, showdown.as_ref()),
             _ => {}
         }
     }
@@ -248,24 +246,17 @@ impl<'t> GameObserver<'t> {
         }
     }
 
-    /// Whether some legal discard from these 11 cards leaves deadwood within the knock limit;
-    /// `taken` is the card just taken from the pile, which the rules may forbid discarding.
+    /// Whether the rules let a player holding these 11 cards knock; `taken` is the card just
+    /// taken from the pile, which the rules may forbid discarding.
     fn is_knockable(&self, cards: CardSet, taken: Option<Card>) -> bool {
-        let best = self.solver.best_discards(cards);
-        if best.deadwood > self.knock_limit {
-            return false;
-        }
-        match taken {
-            // Rare: the only best discard may not be played; look at the others.
-            Some(card) if !self.may_discard_taken_card && best.discards == CardSet::from_card(card) => cards
-                .without(card)
-                .iter()
-                .any(|other| self.solver.min_deadwood(cards.without(other)) <= self.knock_limit),
-            _ => true,
-        }
+        !self.rules.knock_discards(cards, taken, self.knock_limit).is_empty()
     }
 
-    fn hand_ended(&mut self, outcome: HandOutcome, winner: Option<Player>, points: u32) {
+    fn hand_ended(&mut self, score: &HandScore, showdown: Option<&Showdown>) {
+        let HandScore { outcome, winner, points, .. } = *score;
+        if let Some(showdown) = showdown.filter(|showdown| showdown.kind == KnockKind::Knock) {
+            self.hand.knocks_declared[showdown.knocker] += 1;
+        }
         let hand = self.hand;
         let sides = self.sides;
         let tally = &mut *self.tally;
@@ -472,7 +463,7 @@ impl Figures {
 mod tests {
     use super::*;
     use gin_engine::Action;
-    use gin_rules::{GameScore, HandScore};
+    use gin_rules::{GameScore, Meld, Showing};
 
     fn cards(text: &str) -> CardSet {
         text.parse().unwrap()
@@ -480,6 +471,30 @@ mod tests {
 
     fn card(text: &str) -> Card {
         text.parse().unwrap()
+    }
+
+    static STANDARD: std::sync::LazyLock<Ruleset> = std::sync::LazyLock::new(Ruleset::standard);
+
+    /// `hand` shown with `melds` and `laid_off`.
+    fn showing(hand: &str, melds: &[&str], laid_off: &str) -> Showing {
+        let melds: Vec<Meld> = melds.iter().map(|meld| Meld::new(cards(meld), false).unwrap()).collect();
+        Showing::new(cards(hand), &melds, cards(laid_off)).unwrap()
+    }
+
+    /// The events of `knocker`'s knock with `discard` and the end of the hand, both hands shown.
+    fn showdown(knocker: Player, discard: &str, shown: ByPlayer<Showing>) -> [Event; 2] {
+        let showdown = Showdown { knocker, kind: KnockKind::Knock, shown };
+        let score = showdown.score(&Ruleset::standard(), card("QD"));
+        let points = ByPlayer::from_fn(|player| if score.winner == Some(player) { score.points } else { 0 });
+        [
+            Event::Knocked {
+                player: knocker,
+                kind: KnockKind::Knock,
+                discard: Some(card(discard)),
+                shown: shown[knocker],
+            },
+            Event::HandEnded { score, points, showdown: Some(showdown) },
+        ]
     }
 
     fn close(x: f64, y: f64) -> bool {
@@ -521,10 +536,10 @@ mod tests {
     }
 
     /// A hand where player one (seated `b` here) can knock after its first draw, and player two
-    /// picks up its discard; one knocks and wins 20 points.
+    /// picks up its discard; one knocks with deadwood 1 against 21 and wins 20 points.
     fn play_hand(observer: &mut GameObserver<'_>) {
         let one = cards("AS 2S 3S 7H 7D 7C JC QC KC 9H");
-        let two = cards("2H 4H 6D 8D TC 5S 9S KH 3C JD");
+        let two = cards("2H 3H 4H 5D 6D 7D 9S 2C 2D KH");
         let events = [
             Event::HandStarted {
                 number: 1,
@@ -540,20 +555,14 @@ mod tests {
             Event::DrewPile { player: Player::Two, card: card("8C") },
             Event::Discarded { player: Player::Two, card: card("KH") },
             Event::DrewStock { player: Player::One, card: Some(card("AD")) },
-            Event::Knocked {
-                player: Player::One,
-                kind: KnockKind::Knock,
-                discard: Some(card("9H")),
-                melds: Vec::new(),
-                unmelded: cards("AD"),
-                deadwood: 1,
-            },
-            Event::HandEnded {
-                score: HandScore { outcome: HandOutcome::Knock, winner: Some(Player::One), points: 20 },
-                points: ByPlayer::new(20, 0),
-            },
         ];
-        for event in &events {
+        let shown = ByPlayer::new(
+            showing("AS 2S 3S 7H 7D 7C JC QC KC AD", &["AS 2S 3S", "7H 7D 7C", "JC QC KC"], ""),
+            showing("2H 3H 4H 5D 6D 7D 9S 2C 2D 8C", &["2H 3H 4H", "5D 6D 7D"], ""),
+        );
+        let end = showdown(Player::One, "9H", shown);
+        assert!(matches!(&end[1], Event::HandEnded { score, .. } if score.points == 20));
+        for event in events.iter().chain(&end) {
             observer.observe(event);
         }
     }
@@ -561,7 +570,7 @@ mod tests {
     #[test]
     fn a_hand_is_counted_for_the_agent_in_each_seat() {
         let mut tally = Tally::default();
-        let mut observer = GameObserver::new(&mut tally, &Ruleset::standard(), Side::B.seated(Player::One));
+        let mut observer = GameObserver::new(&mut tally, &STANDARD, Side::B.seated(Player::One));
         play_hand(&mut observer);
         let forfeit = GameOutcome::Forfeit { player: Player::Two, action: Action::DrawStock, reason: String::new() };
         observer.finish(&forfeit);
@@ -597,18 +606,16 @@ mod tests {
     #[test]
     fn undercuts_count_for_the_defender_and_against_the_knocker() {
         let mut tally = Tally::default();
-        let mut observer = GameObserver::new(&mut tally, &Ruleset::standard(), Side::A.seated(Player::One));
-        observer.observe(&Event::Knocked {
-            player: Player::Two,
-            kind: KnockKind::Knock,
-            discard: Some(card("KS")),
-            melds: Vec::new(),
-            unmelded: cards("3S"),
-            deadwood: 3,
-        });
-        let undercut = HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::One), points: 28 };
-        observer.observe(&Event::HandEnded { score: undercut, points: ByPlayer::new(28, 0) });
-        observer.observe(&Event::HandEnded { score: HandScore::dead(), points: ByPlayer::new(28, 0) });
+        let mut observer = GameObserver::new(&mut tally, &STANDARD, Side::A.seated(Player::One));
+        // RULES.md V10: two knocks with 3; one lays off 4S and undercuts for 28.
+        let shown = ByPlayer::new(
+            showing("9D 9H 9S TD TH TS 4D 5D 6D 4S", &["9D 9H 9S", "TD TH TS", "4D 5D 6D"], "4S"),
+            showing("AS 2S 3S 7H 7D 7C JC QC KC 3H", &["AS 2S 3S", "7H 7D 7C", "JC QC KC"], ""),
+        );
+        for event in showdown(Player::Two, "KS", shown) {
+            observer.observe(&event);
+        }
+        observer.observe(&Event::HandEnded { score: HandScore::dead(), points: ByPlayer::new(28, 0), showdown: None });
         observer.finish(&GameOutcome::Abandoned { score: GameScore::default() });
         assert_eq!((tally.hands, tally.dead_hands, tally.abandoned, tally.games), (2, 1, 1, 1));
         assert_eq!((tally.agent(Side::A).undercuts, tally.agent(Side::A).points), (1, 28));
@@ -644,11 +651,11 @@ mod tests {
     #[test]
     fn tallies_add_in_any_order() {
         let mut one = Tally::default();
-        let mut observer = GameObserver::new(&mut one, &Ruleset::standard(), Side::A.seated(Player::Two));
+        let mut observer = GameObserver::new(&mut one, &STANDARD, Side::A.seated(Player::Two));
         play_hand(&mut observer);
         observer.finish(&GameOutcome::Abandoned { score: GameScore::default() });
         let mut two = Tally::default();
-        let mut observer = GameObserver::new(&mut two, &Ruleset::standard(), Side::B.seated(Player::Two));
+        let mut observer = GameObserver::new(&mut two, &STANDARD, Side::B.seated(Player::Two));
         play_hand(&mut observer);
         play_hand(&mut observer);
         observer.finish(&GameOutcome::Forfeit { player: Player::One, action: Action::DrawPile, reason: String::new() });

@@ -3,10 +3,12 @@
 //! Line 1 is `{"format":"gin-play","version":1,"ai":"expert","human":"one"}` (`ai` and `human`
 //! are `null` at a hotseat table); line 2 is the engine's [`LogHeader`]; every further line is
 //! one [`Event`] as the referee saw it: lines 2 on are exactly what [`gin_engine::write_log`]
-//! writes. Resuming deals the same game from the header, rebuilds the AI from its spec and its
-//! seed, and walks the events: the AI chooses each of its moves again (and must choose what the
-//! log says), the people's moves are read from the log, and every event the game produces must be
-//! the one logged. The AI's random state is then exactly where it was.
+//! writes (a log of version [`gin_engine::LOG_VERSION`]). Resuming deals the same game from the
+//! header, rebuilds the AI from its spec and its seed, and walks the events: the AI chooses each
+//! of its moves again, with the cards it shows ([`ai_move`], as in play), and must choose what the
+//! log says; the people's moves are read from the log with the cards they showed
+//! ([`gin_engine::recorded_action`]), and every event the game produces must be the one logged.
+//! The AI's random state is then exactly where it was.
 
 use std::fs;
 use std::io::{self, Write};
@@ -15,8 +17,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use gin_ai::registry::AgentParams;
-use gin_engine::{Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, write_log};
-use gin_rules::Player;
+use gin_engine::{Action, Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, write_log};
+use gin_rules::{Player, Showing};
 use serde::{Deserialize, Serialize};
 
 use crate::external::{self, AgentChoice, Report};
@@ -65,6 +67,16 @@ pub fn build_ai(spec: &str, seat: Player, header: &LogHeader, timeout: Duration)
     let (mut agent, report) = external::build_agent(&parsed, &AgentParams::default(), timeout)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
     Ok(((seat, agent), report))
+}
+
+/// The AI's move as `player` in `game`: its choice, then the cards it shows with a knock, big
+/// gin or a defense (`None`: the referee's choice), asked as the engine's runner asks them.
+pub fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> (Action, Option<Showing>) {
+    let legal = game.legal_actions();
+    let view = game.view(player);
+    let action = agent.choose(&view, &legal);
+    let showing = if action.shows_cards() { agent.show(&view, action) } else { None };
+    (action, showing)
 }
 
 /// Writes the whole save atomically: a temporary file in the same directory, then a rename over
@@ -180,19 +192,19 @@ fn rebuild(text: &str, timeout: Duration) -> Result<Resumed> {
             bail!("the save is damaged: line {}: {} comes after the end of the game", line + 1, json(&event));
         };
         let ai_seat = ai.as_ref().map(|(seat, _)| *seat);
-        let (action, by_ai) = if ai_seat == Some(player) {
-            let legal = game.legal_actions();
+        let (action, showing, by_ai) = if ai_seat == Some(player) {
             let (_, agent) = ai.as_mut().expect("the AI's seat");
-            (agent.choose(&game.view(player), &legal), true)
+            let (action, showing) = ai_move(agent.as_mut(), &game, player);
+            (action, showing, true)
         } else {
             match gin_engine::recorded_action(&event, &game) {
-                Some((who, action)) if who == player => (action, false),
+                Some((who, action, showing)) if who == player => (action, showing, false),
                 _ => {
                     bail!("the save is damaged: line {}: expected a move by {player}, found {}", line + 1, json(&event))
                 }
             }
         };
-        let produced = game.play(player, &action).map_err(|err| {
+        let produced = game.play_with(player, action, showing.as_ref()).map_err(|err| {
             if let Some(why) = report.explain(&err.to_string()).filter(|_| by_ai) {
                 anyhow!("line {}: the AI forfeits: {why}", line + 1)
             } else if by_ai {
@@ -286,31 +298,53 @@ mod tests {
 
     #[test]
     fn a_game_saved_and_rebuilt_is_the_same_game() {
+        // The AI (simple) shows its own melds and layoffs; the other seat knocks whenever it may.
         let rules = gin_rules::Ruleset::standard();
         let log = LogHeader::new(9, &rules, None);
-        let header = PlayHeader::new(Some(("random", Player::One)));
+        let header = PlayHeader::new(Some(("simple", Player::One)));
         let (mut game, mut events) = Game::new(&rules, 9);
-        let ((seat, mut agent), _) = build_ai("random", Player::Two, &log, Duration::from_secs(10)).unwrap();
+        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, Duration::from_secs(10)).unwrap();
         for event in &events {
             agent.observe(&event.seen_by(seat));
         }
-        for _ in 0..40 {
-            let player = game.to_act().unwrap();
-            let legal = game.legal_actions();
-            let action = if player == seat { agent.choose(&game.view(player), &legal) } else { legal[0].clone() };
-            let produced = game.play(player, &action).unwrap();
+        let mut knocks = 0;
+        while let Some(player) = game.to_act() {
+            let (action, showing) = if player == seat {
+                ai_move(agent.as_mut(), &game, player)
+            } else {
+                let legal = game.legal_actions();
+                let knock = legal.iter().copied().find(|action| matches!(action, Action::Knock { .. }));
+                (knock.unwrap_or(legal[0]), None)
+            };
+            knocks += usize::from(matches!(action, Action::Knock { .. }));
+            let produced = game.play_with(player, action, showing.as_ref()).unwrap();
             for event in &produced {
                 agent.observe(&event.seen_by(seat));
             }
             events.extend(produced);
         }
-        let mut text = serde_json::to_string(&header).unwrap() + "\n";
-        let mut buffer = Vec::new();
-        write_log(&mut buffer, &log, &events).unwrap();
-        text.push_str(std::str::from_utf8(&buffer).unwrap());
+        assert!(game.result().is_some() && knocks > 2, "{knocks} knocks");
+        let save = |events: &[Event]| {
+            let mut text = serde_json::to_string(&header).unwrap() + "\n";
+            let mut buffer = Vec::new();
+            write_log(&mut buffer, &log, events).unwrap();
+            text.push_str(std::str::from_utf8(&buffer).unwrap());
+            text
+        };
+        let text = save(&events);
         let resumed = rebuild(&text, Duration::from_secs(10)).unwrap();
         assert_eq!(resumed.game, game);
         assert_eq!(resumed.events, events);
-        assert!(!is_finished(&text));
+        assert!(is_finished(&text));
+        // Stopped before a defense: the log up to a knock resumes to the defender's decision.
+        let knocked = events
+            .iter()
+            .rposition(|event| matches!(event, Event::Knocked { kind: gin_rules::KnockKind::Knock, .. }))
+            .unwrap();
+        let cut = save(&events[..=knocked]);
+        let resumed = rebuild(&cut, Duration::from_secs(10)).unwrap();
+        assert_eq!(resumed.events, events[..=knocked]);
+        assert_eq!(resumed.game.deal().phase(), gin_engine::Phase::LayOff);
+        assert!(!is_finished(&cut));
     }
 }

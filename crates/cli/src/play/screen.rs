@@ -4,9 +4,10 @@
 
 use std::fmt::Write as _;
 
+use gin_ai::Reason;
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Event, Phase, PlayerView};
-use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Solver};
+use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Showing, Solver};
 
 /// How cards look: suit symbols or letters, red hearts and diamonds or no colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,34 +205,36 @@ pub fn hand_status(view: &PlayerView<'_>, look: Look) -> String {
             format!("Deadwood {deadwood}: needs {} points less to knock ({limit_text}).", deadwood - limit)
         };
     }
-    let mut taken_note = String::new();
-    let discardable = match view.taken_card {
-        Some(taken) if !view.rules.may_discard_taken_card => {
-            taken_note = format!("\nYou took {} from the pile: it may not be discarded this turn.", look.card(taken));
-            view.hand.without(taken)
+    let (rules, hand, taken) = (view.rules, view.hand, view.taken_card);
+    let discardable = rules.discardable(hand, taken);
+    let taken_note = match taken {
+        Some(taken) if !discardable.contains(taken) => {
+            format!("\nYou took {} from the pile: it may not be discarded this turn.", look.card(taken))
         }
-        _ => view.hand,
+        _ => String::new(),
     };
-    if view.rules.big_gin_bonus.is_some() && solver.is_all_melded(view.hand) {
+    if rules.is_big_gin(hand) {
         return format!("BIG GIN: all 11 cards meld! Type `big` to lay them down.{taken_note}");
     }
-    let Some((best, card)) = discardable.iter().map(|card| (solver.min_deadwood(view.hand.without(card)), card)).min()
-    else {
+    // The discard that leaves the least deadwood among `cards`, with that deadwood.
+    let best_of = |cards: CardSet| cards.iter().map(|card| (solver.min_deadwood(hand.without(card)), card)).min();
+    if let Some((best, card)) = best_of(rules.knock_discards(hand, taken, limit)) {
+        let command = format!("`k {}`", look.card(card));
+        return if best == 0 {
+            format!("GIN: {command} discards {} and goes gin.{taken_note}", look.card(card))
+        } else {
+            format!("You can knock: {command} leaves deadwood {best} ({limit_text}).{taken_note}")
+        };
+    }
+    let Some((best, card)) = best_of(discardable) else {
         return String::new();
     };
-    let command = format!("`k {}`", look.card(card));
-    if best == 0 {
-        format!("GIN: {command} discards {} and goes gin.{taken_note}", look.card(card))
-    } else if best <= limit {
-        format!("You can knock: {command} leaves deadwood {best} ({limit_text}).{taken_note}")
-    } else {
-        format!(
-            "Deadwood {}; discarding {} leaves {best}: needs {} points less to knock ({limit_text}).{taken_note}",
-            solver.min_deadwood(view.hand),
-            look.card(card),
-            best - limit
-        )
-    }
+    format!(
+        "Deadwood {}; discarding {} leaves {best}: needs {} points less to knock ({limit_text}).{taken_note}",
+        solver.min_deadwood(hand),
+        look.card(card),
+        best.saturating_sub(limit)
+    )
 }
 
 /// The question put to the player to act, one line (its first word names the decision:
@@ -245,11 +248,7 @@ pub fn question(view: &PlayerView<'_>, legal: &[Action], look: Look) -> String {
         }
         Phase::Draw => "Draw: s from the stock (both players passed the upcard).".to_owned(),
         Phase::Discard => {
-            let big = if legal.iter().any(|action| matches!(action, Action::BigGin { .. })) {
-                ", big for big gin"
-            } else {
-                ""
-            };
+            let big = if legal.contains(&Action::BigGin) { ", big for big gin" } else { "" };
             format!("Discard: a card by name or position 1-{}; k and a card to knock{big}.", view.hand.len())
         }
         Phase::LayOff | Phase::Over => String::new(),
@@ -307,10 +306,12 @@ fn phrase(event: &Event, seats: &Seats, look: Look) -> Option<(Player, String)> 
         Event::Discarded { player, card } => {
             (*player, format!("{} {}", verb(*player, "discard", "discards"), look.card(*card)))
         }
-        Event::Knocked { player, kind, discard, deadwood, .. } => {
+        Event::Knocked { player, kind, discard, shown } => {
             let discard = discard.map(|card| format!(", discarding {}", look.card(card))).unwrap_or_default();
             let text = match kind {
-                KnockKind::Knock => format!("{} with deadwood {deadwood}{discard}", verb(*player, "knock", "knocks")),
+                KnockKind::Knock => {
+                    format!("{} with deadwood {}{discard}", verb(*player, "knock", "knocks"), shown.deadwood())
+                }
                 KnockKind::Gin => format!("{} gin{discard}", verb(*player, "go", "goes")),
                 KnockKind::BigGin => format!("{} big gin, all 11 cards melded", verb(*player, "go", "goes")),
             };
@@ -320,70 +321,38 @@ fn phrase(event: &Event, seats: &Seats, look: Look) -> Option<(Player, String)> 
     })
 }
 
-/// How a player's cards ended a hand.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Shown {
-    /// The melds.
-    pub melds: Vec<Meld>,
-    /// The cards laid off on the knocker's melds.
-    pub laid_off: CardSet,
-    /// The unmelded cards.
-    pub unmelded: CardSet,
-    /// Their value.
-    pub deadwood: u32,
-}
-
 /// Everything the end of a hand shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandEnd {
     /// The hand's number.
     pub number: u32,
     /// The knocker, if anyone knocked.
-    pub knocker: Option<(Player, KnockKind)>,
-    /// Each player's cards as shown (for a dead hand, its best arrangement).
-    pub shown: ByPlayer<Shown>,
-    /// The result.
+    pub knocker: Option<Player>,
+    /// Each player's cards as shown (the showdown of a knock; for a dead hand, each hand's best
+    /// arrangement).
+    pub shown: ByPlayer<Showing>,
+    /// The result, with where its points come from.
     pub score: HandScore,
     /// The game's hand points after it.
     pub points: ByPlayer<u32>,
 }
 
 impl HandEnd {
-    /// The end of the hand told by `events` (those of the action that ended it); `hands` are
-    /// both players' cards at the end, for a dead hand.
-    pub fn from_events(events: &[Event], number: u32, hands: ByPlayer<CardSet>, solver: Solver) -> Option<HandEnd> {
-        let mut shown = ByPlayer::from_fn(|player| {
-            let arrangement = solver.best_arrangement(hands[player]);
-            Shown {
-                melds: arrangement.melds().to_vec(),
-                laid_off: CardSet::EMPTY,
-                unmelded: arrangement.unmelded(),
-                deadwood: arrangement.deadwood(),
+    /// The end of the hand that `event` reports (`None` unless it is [`Event::HandEnded`]): the
+    /// showdown it carries, or for a dead hand both players' cards `hands` in their best melds.
+    pub fn of(event: &Event, number: u32, hands: ByPlayer<CardSet>, solver: Solver) -> Option<HandEnd> {
+        let Event::HandEnded { score, points, showdown } = event else { return None };
+        let (knocker, shown) = match showdown {
+            Some(showdown) => (Some(showdown.knocker), showdown.shown),
+            None => {
+                let best = |player: Player| {
+                    let arrangement = solver.best_arrangement(hands[player]);
+                    Showing::of_arrangement(&arrangement).expect("ten cards hold at most three melds")
+                };
+                (None, ByPlayer::from_fn(best))
             }
-        });
-        let mut knocker = None;
-        let mut end = None;
-        for event in events {
-            match event {
-                Event::Knocked { player, kind, melds, unmelded, deadwood, .. } => {
-                    knocker = Some((*player, *kind));
-                    shown[*player] = Shown {
-                        melds: melds.clone(),
-                        laid_off: CardSet::EMPTY,
-                        unmelded: *unmelded,
-                        deadwood: *deadwood,
-                    };
-                }
-                Event::LaidOff { player, melds, laid_off, unmelded, deadwood } => {
-                    shown[*player] =
-                        Shown { melds: melds.clone(), laid_off: *laid_off, unmelded: *unmelded, deadwood: *deadwood };
-                }
-                Event::HandEnded { score, points } => end = Some((*score, *points)),
-                _ => {}
-            }
-        }
-        let (score, points) = end?;
-        Some(HandEnd { number, knocker, shown, score, points })
+        };
+        Some(HandEnd { number, knocker, shown, score: *score, points: *points })
     }
 }
 
@@ -393,19 +362,19 @@ pub fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look) -> St
     let mut out = String::new();
     let _ = writeln!(out, "{}", look.bold(&format!("── Hand {} is over ──", end.number)));
     let order = match end.knocker {
-        Some((knocker, _)) => [knocker, knocker.opponent()],
+        Some(knocker) => [knocker, knocker.opponent()],
         None => Player::ALL,
     };
     let width = Player::ALL.iter().map(|&p| seats.name(p).len()).max().unwrap_or(0) + 1;
     for player in order {
         let shown = &end.shown[player];
-        let melds = if shown.melds.is_empty() { "no melds".to_owned() } else { look.melds(&shown.melds) };
+        let melds = if shown.melds().is_empty() { "no melds".to_owned() } else { look.melds(shown.melds()) };
         let mut line = format!("{:<width$} {melds}", format!("{}:", seats.name(player)));
-        if !shown.laid_off.is_empty() {
-            let _ = write!(line, "  laid off {}", look.cards(shown.laid_off));
+        if !shown.laid_off().is_empty() {
+            let _ = write!(line, "  laid off {}", look.cards(shown.laid_off()));
         }
-        let _ = write!(line, "  deadwood {} = {}", look.cards(shown.unmelded), shown.deadwood);
-        if shown.unmelded.is_empty() {
+        let _ = write!(line, "  deadwood {} = {}", look.cards(shown.unmelded()), shown.deadwood());
+        if shown.unmelded().is_empty() {
             line = line.replace("deadwood none = 0", "deadwood 0");
         }
         let _ = writeln!(out, "{line}");
@@ -419,7 +388,7 @@ pub fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look) -> St
                 HandOutcome::BigGin => "BIG GIN".to_owned(),
                 other => other.to_string(),
             };
-            let why = end.knocker.map(|(knocker, _)| why_points(end, knocker, rules)).unwrap_or_default();
+            let why = end.knocker.map(|knocker| why_points(end, knocker)).unwrap_or_default();
             format!(
                 "{word}: {} {} {} {}{why}.",
                 seats.name(winner),
@@ -443,24 +412,20 @@ pub fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look) -> St
     out
 }
 
-/// Where a hand's points come from: ` (deadwood 21 − 4)`, ` (25 gin bonus + deadwood 9)`.
-fn why_points(end: &HandEnd, knocker: Player, rules: &Ruleset) -> String {
-    let k = end.shown[knocker].deadwood;
-    let d = end.shown[knocker.opponent()].deadwood;
-    let (text, expected) = match end.score.outcome {
-        HandOutcome::Knock => (format!("deadwood {d} − {k}"), d.saturating_sub(k)),
-        HandOutcome::Undercut => (
-            format!("{} undercut bonus + deadwood {k} − {d}", rules.undercut_bonus),
-            k - d.min(k) + rules.undercut_bonus,
-        ),
-        HandOutcome::Gin => (format!("{} gin bonus + deadwood {d}", rules.gin_bonus), rules.gin_bonus + d),
-        HandOutcome::BigGin => {
-            let bonus = rules.big_gin_bonus.unwrap_or(rules.gin_bonus);
-            (format!("{bonus} big gin bonus + deadwood {d}"), bonus + d)
-        }
+/// Where a hand's points come from, as the score breaks them down: ` (deadwood 21 − 4)`,
+/// ` (25 gin bonus + deadwood 9)`, ` (…, doubled by a spade upcard)`.
+fn why_points(end: &HandEnd, knocker: Player) -> String {
+    let score = end.score;
+    let k = end.shown[knocker].deadwood();
+    let d = end.shown[knocker.opponent()].deadwood();
+    let text = match score.outcome {
+        HandOutcome::Knock => format!("deadwood {d} − {k}"),
+        HandOutcome::Undercut => format!("{} undercut bonus + deadwood {k} − {d}", score.bonus),
+        HandOutcome::Gin => format!("{} gin bonus + deadwood {}", score.bonus, score.base),
+        HandOutcome::BigGin => format!("{} big gin bonus + deadwood {}", score.bonus, score.base),
         HandOutcome::Tie | HandOutcome::Dead => return String::new(),
     };
-    if expected == end.score.points { format!(" ({text})") } else { format!(" ({text}, doubled by a spade upcard)") }
+    if score.doubled { format!(" ({text}, doubled by a spade upcard)") } else { format!(" ({text})") }
 }
 
 /// The end of the game: every part of the result and the winner.
@@ -501,21 +466,54 @@ pub fn game_end(result: &GameResult, rules: &Ruleset, seats: &Seats, look: Look)
 }
 
 /// An action in words, for hints: `draw from the stock`, `knock, discarding 9D (k 9D)`.
-pub fn describe(action: &Action, view: &PlayerView<'_>, look: Look) -> String {
+pub fn describe(action: Action, view: &PlayerView<'_>, look: Look) -> String {
     let top = view.pile_top().map(|card| look.card(card)).unwrap_or_default();
     match action {
         Action::TakeUpcard => format!("take the upcard {top} (t)"),
         Action::PassUpcard => "pass the upcard (p)".to_owned(),
         Action::DrawStock => "draw from the stock (s)".to_owned(),
         Action::DrawPile => format!("take {top} from the discard pile (d)"),
-        Action::Discard { card } => format!("discard {}", look.card(*card)),
-        Action::Knock { discard, .. } => {
-            let gin = view.rules.solver().min_deadwood(view.hand.without(*discard)) == 0;
+        Action::Discard { card } => format!("discard {}", look.card(card)),
+        Action::Knock { discard } => {
+            let gin = view.rules.solver().min_deadwood(view.hand.without(discard)) == 0;
             let verb = if gin { "go gin" } else { "knock" };
-            format!("{verb}, discarding {} (k {})", look.card(*discard), look.card(*discard))
+            format!("{verb}, discarding {} (k {})", look.card(discard), look.card(discard))
         }
-        Action::BigGin { .. } => "go big gin (big)".to_owned(),
-        Action::LayOff { .. } => "lay off".to_owned(),
+        Action::BigGin => "go big gin (big)".to_owned(),
+        Action::LayOff => "lay off".to_owned(),
+    }
+}
+
+/// A reason behind a hint, in a sentence with the cards as `QS` (the caller puts them in its
+/// look).
+pub fn reason(reason: &Reason) -> String {
+    match *reason {
+        Reason::TakeOrDraw { card, take, stock } => format!(
+            "taking {card} scores {take:.1}, a stock draw {stock:.1} on average (lower is better: the deadwood \
+             expected after the next draw, with a risk term for the discard)"
+        ),
+        Reason::BigGin => "all 11 cards meld: big gin".to_owned(),
+        Reason::Gin { discard } => format!("discarding {discard} leaves gin"),
+        Reason::KnockEarly { discard, deadwood } => format!(
+            "discarding {discard} leaves {deadwood} deadwood, and early in the hand a knock rarely meets an undercut"
+        ),
+        Reason::HoldForGin { discard, deadwood } => format!(
+            "it could knock with {deadwood} deadwood by discarding {discard}, but after the first turn it plays on \
+             for gin: the opponent's own knocks then often meet an undercut"
+        ),
+        Reason::Discard { card, deadwood, outlook, danger } => format!(
+            "discard {card}: leaves {deadwood} deadwood, about {outlook:.1} after the next draw; the opponent can \
+             meld {card} with chance {:.0}%",
+            100.0 * danger
+        ),
+        Reason::RefereeLaysOff => "the engine lays off the best way".to_owned(),
+        Reason::Search { discard, knock, play_on, knocks } => format!(
+            "the search wins the game {:.0}% of its futures after knocking with {discard}, {:.0}% playing on: \
+             it {}",
+            100.0 * knock,
+            100.0 * play_on,
+            if knocks { "knocks" } else { "plays on" }
+        ),
     }
 }
 
@@ -528,14 +526,15 @@ fn plural(count: usize, word: &str) -> String {
 mod tests {
     use super::*;
     use gin_engine::Game;
+    use gin_rules::Showdown;
 
     /// Plays the first legal action `count` times from `seed`.
     fn game_after(seed: u64, count: usize) -> Game {
         let (mut game, _) = Game::new(&Ruleset::standard(), seed);
         for _ in 0..count {
             let player = game.to_act().unwrap();
-            let action = game.legal_actions()[0].clone();
-            game.play(player, &action).unwrap();
+            let action = game.legal_actions()[0];
+            game.play(player, action).unwrap();
         }
         game
     }
@@ -585,8 +584,8 @@ mod tests {
         let mut events = Vec::new();
         for _ in 0..6 {
             let player = game.to_act().unwrap();
-            let action = game.legal_actions().last().unwrap().clone();
-            events.extend(game.play(player, &action).unwrap());
+            let action = *game.legal_actions().last().unwrap();
+            events.extend(game.play(player, action).unwrap());
         }
         let viewer = Player::One;
         let told = narrate(&events, viewer, &Seats::versus_ai(viewer), Look::PLAIN).join("\n");
@@ -594,36 +593,88 @@ mod tests {
     }
 
     #[test]
+    fn the_points_are_explained_by_the_scores_breakdown() {
+        let meld = |text: &str| Meld::new(text.parse().unwrap(), false).unwrap();
+        let gin = Showing::new(
+            "AS 2S 3S 7H 7D 7C 7S JC QC KC".parse().unwrap(),
+            &[meld("AS 2S 3S"), meld("7H 7D 7C 7S"), meld("JC QC KC")],
+            CardSet::EMPTY,
+        )
+        .unwrap();
+        // The defender shows no melds here: its deadwood is its whole hand, 81.
+        let caught = Showing::new("9D 9H 9S TD TH TS 4D 5D 6D 9C".parse().unwrap(), &[], CardSet::EMPTY).unwrap();
+        let showdown = Showdown { knocker: Player::One, kind: KnockKind::Gin, shown: ByPlayer::new(gin, caught) };
+        let seats = Seats::versus_ai(Player::One);
+        let line = |rules: &Ruleset, upcard: &str| {
+            let score = showdown.score(rules, upcard.parse().unwrap());
+            let ended = Event::HandEnded { score, points: ByPlayer::new(score.points, 0), showdown: Some(showdown) };
+            let end = HandEnd::of(&ended, 1, ByPlayer::default(), rules.solver()).unwrap();
+            hand_end(&end, rules, &seats, Look::PLAIN).lines().nth(3).unwrap().to_owned()
+        };
+        assert_eq!(line(&Ruleset::standard(), "5S"), "GIN: You score 106 points (25 gin bonus + deadwood 81).");
+        let doubling = Ruleset { spade_doubles: true, ..Ruleset::oklahoma() };
+        assert_eq!(
+            line(&doubling, "5S"),
+            "GIN: You score 212 points (25 gin bonus + deadwood 81, doubled by a spade upcard)."
+        );
+        assert_eq!(line(&doubling, "5H"), "GIN: You score 106 points (25 gin bonus + deadwood 81).");
+    }
+
+    #[test]
+    fn a_dead_hand_shows_both_hands_in_their_best_melds() {
+        let hands = ByPlayer::new(
+            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
+            "9D 9H 9S TD TH 4S 4D 5D 6D KH".parse().unwrap(),
+        );
+        let ended = Event::HandEnded { score: HandScore::dead(), points: ByPlayer::new(10, 20), showdown: None };
+        let end = HandEnd::of(&ended, 2, hands, Solver::ACE_LOW).unwrap();
+        assert_eq!(end.knocker, None);
+        assert_eq!((end.shown[Player::One].deadwood(), end.shown[Player::Two].deadwood()), (3, 34));
+        let text = hand_end(&end, &Ruleset::standard(), &Seats::hotseat(), Look::PLAIN);
+        assert!(text.contains("\nPlayer 1: [7H 7D 7C] [AS 2S 3S] [JC QC KC]  deadwood 3H = 3\n"), "{text}");
+        assert!(text.contains("DEAD HAND: nobody knocked"), "{text}");
+        assert!(HandEnd::of(&Event::PassedUpcard { player: Player::One }, 2, hands, Solver::ACE_LOW).is_none());
+    }
+
+    #[test]
+    fn reasons_read_as_sentences() {
+        let card = |text: &str| text.parse::<Card>().unwrap();
+        assert_eq!(reason(&Reason::Gin { discard: card("3D") }), "discarding 3D leaves gin");
+        let discard = Reason::Discard { card: card("KS"), deadwood: 12, outlook: 7.25, danger: 0.125 };
+        assert_eq!(
+            reason(&discard),
+            "discard KS: leaves 12 deadwood, about 7.2 after the next draw; the opponent can meld KS with chance 12%"
+        );
+        let search = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: true };
+        assert!(reason(&search).ends_with("61% of its futures after knocking with 9H, 55% playing on: it knocks"));
+    }
+
+    #[test]
     fn a_knock_and_the_end_of_a_game() {
         // RULES.md V10: K = 3; the defender lays off 4S and undercuts.
-        let knocker = Shown {
-            melds: vec![
-                Meld::new("AS 2S 3S".parse().unwrap(), false).unwrap(),
-                Meld::new("7H 7D 7C".parse().unwrap(), false).unwrap(),
-                Meld::new("JC QC KC".parse().unwrap(), false).unwrap(),
-            ],
-            laid_off: CardSet::EMPTY,
-            unmelded: "3H".parse().unwrap(),
-            deadwood: 3,
-        };
-        let defender = Shown {
-            melds: vec![
-                Meld::new("9D 9H 9S".parse().unwrap(), false).unwrap(),
-                Meld::new("TD TH TS".parse().unwrap(), false).unwrap(),
-                Meld::new("4D 5D 6D".parse().unwrap(), false).unwrap(),
-            ],
-            laid_off: "4S".parse().unwrap(),
-            unmelded: CardSet::EMPTY,
-            deadwood: 0,
-        };
+        let meld = |text: &str| Meld::new(text.parse().unwrap(), false).unwrap();
+        let knocker = Showing::new(
+            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
+            &[meld("AS 2S 3S"), meld("7H 7D 7C"), meld("JC QC KC")],
+            CardSet::EMPTY,
+        )
+        .unwrap();
+        let defender = Showing::new(
+            "9D 9H 9S TD TH TS 4D 5D 6D 4S".parse().unwrap(),
+            &[meld("9D 9H 9S"), meld("TD TH TS"), meld("4D 5D 6D")],
+            "4S".parse().unwrap(),
+        )
+        .unwrap();
         let rules = Ruleset::standard();
-        let end = HandEnd {
-            number: 4,
-            knocker: Some((Player::Two, KnockKind::Knock)),
-            shown: ByPlayer::new(defender, knocker),
-            score: HandScore { outcome: HandOutcome::Undercut, winner: Some(Player::One), points: 28 },
+        let showdown =
+            Showdown { knocker: Player::Two, kind: KnockKind::Knock, shown: ByPlayer::new(defender, knocker) };
+        let ended = Event::HandEnded {
+            score: showdown.score(&rules, "7H".parse().unwrap()),
             points: ByPlayer::new(90, 40),
+            showdown: Some(showdown),
         };
+        let end = HandEnd::of(&ended, 4, ByPlayer::default(), rules.solver()).unwrap();
+        assert_eq!((end.score.outcome, end.score.points), (HandOutcome::Undercut, 28));
         let seats = Seats::versus_ai(Player::One);
         insta::assert_snapshot!(hand_end(&end, &rules, &seats, Look::PLAIN));
         let mut score =

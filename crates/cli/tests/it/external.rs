@@ -36,6 +36,33 @@ fn broken_agent(name: &str, when: &str, misbehave: &str) -> PathBuf {
     temp_file(&format!("{name}.py"), &script)
 }
 
+/// A Python relay between a host and a program: `python3 relay.py LOG PROGRAM ARGS...` passes
+/// every line through and appends the exchange to `LOG`, the host's lines as `> LINE`, the
+/// program's as `< LINE`.
+fn relay() -> PathBuf {
+    let script = "import subprocess, sys, threading\n\
+                  log = open(sys.argv[1], 'a', buffering=1)\n\
+                  lock = threading.Lock()\n\
+                  child = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n\
+                  def answers():\n    \
+                      for line in child.stdout:\n        \
+                          with lock:\n            \
+                              log.write('< ' + line)\n        \
+                          sys.stdout.write(line)\n        \
+                          sys.stdout.flush()\n\
+                  reader = threading.Thread(target=answers)\n\
+                  reader.start()\n\
+                  for line in sys.stdin:\n    \
+                      with lock:\n        \
+                          log.write('> ' + line)\n    \
+                      child.stdin.write(line)\n    \
+                      child.stdin.flush()\n\
+                  child.stdin.close()\n\
+                  reader.join()\n\
+                  sys.exit(child.wait())\n";
+    temp_file("relay.py", script)
+}
+
 /// `gin sim` of `a` against simple, `games` games on one thread, as JSON.
 fn sim_against_simple(a: &str, games: &str, extra: &[&str]) -> (super::Run, Value) {
     let mut args = vec!["sim", "--a", a, "--b", "simple", "--games", games, "--threads", "1", "--json"];
@@ -67,6 +94,69 @@ fn a_builtin_agent_over_the_protocol_plays_exactly_as_itself() {
     assert_eq!(over_protocol["a"]["name"], bot);
     over_protocol["a"]["name"] = "simple".into();
     assert_eq!(over_protocol, built_in);
+}
+
+#[test]
+fn a_knock_left_to_the_engine_shows_its_melds_on_the_wire() {
+    // greedy leaves its melds and its defense to the engine: `gin bot` sends the engine's choice.
+    let log = temp_file("greedy-exchange.log", "");
+    let bot = format!(
+        "cmd:{} {} {} {} bot --agent greedy",
+        python3(),
+        relay().display(),
+        log.display(),
+        env!("CARGO_BIN_EXE_gin")
+    );
+    let args = ["--seed", "3"];
+    let (run, mut over_protocol) = sim_against_simple(&bot, "2", &args);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(over_protocol["forfeits"], 0, "{run:?}");
+    let (_, built_in) = sim_against_simple("greedy", "2", &args);
+    over_protocol["a"]["name"] = "greedy".into();
+    assert_eq!(over_protocol, built_in);
+
+    let exchange = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<(char, Value)> = exchange
+        .lines()
+        .map(|line| {
+            let (side, json) = line.split_at(2);
+            (side.chars().next().unwrap(), serde_json::from_str(json).unwrap_or_else(|err| panic!("{line}: {err}")))
+        })
+        .collect();
+    let (mut knocks, mut defenses) = (0, 0);
+    for (at, (side, answer)) in lines.iter().enumerate() {
+        if *side != '<' {
+            continue;
+        }
+        // The event that tells the answer back: the knock, or the end of the hand it answers.
+        let told = |event: &str| {
+            lines[at..]
+                .iter()
+                .find(|(side, message)| *side == '>' && message["event"]["event"] == event)
+                .map(|(_, message)| message["event"].clone())
+                .unwrap_or_else(|| panic!("no {event} after {answer}"))
+        };
+        match answer["type"].as_str().unwrap() {
+            "knock" | "big_gin" => {
+                knocks += 1;
+                assert!(answer["melds"].as_array().is_some_and(|melds| !melds.is_empty()), "{answer}");
+                assert_eq!(told("knocked")["shown"]["melds"], answer["melds"], "{answer}");
+            }
+            "lay_off" => {
+                defenses += 1;
+                let shown = told("hand_ended")["showdown"]["shown"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|shown| shown["melds"] == answer["melds"] && shown["laid_off"] == answer["laid_off"])
+                    .cloned();
+                assert!(shown.is_some(), "{answer}");
+            }
+            _ => assert!(answer.get("melds").is_none() && answer.get("laid_off").is_none(), "{answer}"),
+        }
+    }
+    assert!(knocks > 0 && defenses > 0, "{knocks} knocks, {defenses} defenses:\n{exchange}");
+    std::fs::remove_file(log).unwrap();
 }
 
 /// Runs a broken program as `--a` and checks that both games end in its forfeit, with a note
@@ -113,6 +203,17 @@ fn a_program_that_names_a_card_it_does_not_hold_forfeits() {
                      print(json.dumps({'type': 'discard', 'card': card}), flush=True); continue";
     let program = broken_agent("illegal", "m['view']['phase'] == 'discard'", misbehave);
     assert_forfeits(&program, "which the game refuses", &[]);
+}
+
+#[test]
+fn a_program_that_shows_cards_it_does_not_hold_forfeits() {
+    let misbehave = "card = next(c for c in ['AS', 'KH', '7D', '2C'] if c not in m['view']['hand'])\n            \
+                     print(json.dumps({'type': 'lay_off', 'laid_off': [card]}), flush=True); continue";
+    let program = broken_agent("bad-layoff", "m['view']['phase'] == 'lay_off'", misbehave);
+    assert_forfeits(&program, "which the game refuses: ", &[]);
+    let misbehave = "print(json.dumps({'type': 'lay_off', 'melds': [m['view']['hand'][:2]]}), flush=True); continue";
+    let program = broken_agent("bad-meld", "m['view']['phase'] == 'lay_off'", misbehave);
+    assert_forfeits(&program, "is not a meld: a meld has at least 3 cards", &[]);
 }
 
 #[test]

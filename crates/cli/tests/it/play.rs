@@ -149,7 +149,7 @@ fn a_whole_game_against_the_ai_to_its_end() {
     let saved = text(&save);
     let lines: Vec<&str> = saved.lines().collect();
     assert_eq!(lines[0], r#"{"format":"gin-play","version":1,"ai":"random","human":"one"}"#);
-    assert!(lines[1].starts_with(r#"{"format":"gin-log","version":1,"seed":7,"rules":{"#), "{}", lines[1]);
+    assert!(lines[1].starts_with(r#"{"format":"gin-log","version":2,"seed":7,"rules":{"#), "{}", lines[1]);
     assert!(lines.last().unwrap().starts_with(r#"{"event":"game_ended""#), "{}", lines.last().unwrap());
     // Lines 2 on are an engine log that replays to the end.
     let log = lines[1..].join("\n");

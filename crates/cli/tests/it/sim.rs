@@ -208,7 +208,7 @@ fn search_settings_come_from_the_same_file() {
     let run = gin(&["sim", "--a", "mc-fast", "--param", bad.to_str().unwrap()], "");
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(
-        run.stderr.contains("\"mc\": setting `samples`: invalid type: string \"many\", expected u32"),
+        run.stderr.contains("\"mc\": setting `samples` expects a whole number from 0 to 1000000, found \"many\""),
         "{}",
         run.stderr
     );
@@ -224,7 +224,7 @@ fn bad_input_is_a_usage_error_with_a_clear_message() {
         ),
         (
             &["--a", "random", "--b", "simple:depth=3"],
-            "error: --b simple:depth=3: agent `simple`: has no setting `depth`",
+            "error: --b simple:depth=3: agent `simple` has no settings (found `depth`)",
         ),
         (&["--a", "expert:nonsense=1"], "agent `expert`: "),
         (&["--a", "expert:oops"], "bad setting `oops` in the agent spec"),
