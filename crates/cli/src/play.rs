@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
-use gin_ai::{Advisor, ExpertAgent};
+use gin_ai::registry::{self, AgentParams, AgentSpec};
 use gin_cards::CardSet;
-use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, PlayError, agent_seed};
+use gin_engine::{Action, Event, Game, LogHeader, Phase, PlayError, agent_seed};
 use gin_rules::{ByPlayer, Player};
 
 use crate::external::{self, Report};
@@ -503,39 +503,25 @@ impl Session {
         (self.game.hand_number(), ByPlayer::from_fn(|player| self.game.deal().cards(player)))
     }
 
-    /// What the expert would do in `player`'s place, and why.
+    /// What the opponent's own level (`mc` at a hotseat table or against a program) would do in
+    /// `player`'s place, and why.
     fn hint(&self, player: Player) -> Vec<String> {
-        let mut expert = ExpertAgent::default();
-        expert.start_game(player, self.game.rules(), agent_seed(self.log.seed, player));
+        let spec = match self.header.ai.as_deref().map(str::parse::<AgentSpec>) {
+            Some(Ok(spec)) if !spec.name.starts_with("cmd") => spec,
+            _ => AgentSpec { name: "mc".to_owned(), settings: Vec::new() },
+        };
+        let mut advisor = match registry::build_advisor(&spec, &AgentParams::default()) {
+            Ok(advisor) => advisor,
+            Err(err) => return vec![format!("No hint: {err}.")],
+        };
+        advisor.start_game(player, self.game.rules(), agent_seed(self.log.seed, player));
         for event in &self.events {
-            expert.observe(&event.seen_by(player));
+            advisor.observe(&event.seen_by(player));
         }
         let view = self.game.view(player);
         let legal = self.game.legal_actions();
-        let hint = expert.advise(&view, &legal);
-        let mut lines = vec![format!("Hint: the expert would {}.", screen::describe(hint.action, &view, self.look))];
-        lines.extend(hint.reasons.iter().map(|reason| format!("  - {}", self.cards_in_look(&screen::reason(reason)))));
-        lines
-    }
-
-    /// Text with its cards (`QS`) written in this session's look (`Q♠`, in colour).
-    fn cards_in_look(&self, text: &str) -> String {
-        if self.look == Look::PLAIN {
-            return text.to_owned();
-        }
-        text.split(' ')
-            .map(|word| {
-                let trimmed = word.trim_end_matches([',', '.', ':', ';', ')']);
-                let card = (trimmed.len() == 2).then(|| trimmed.parse::<gin_cards::Card>().ok()).flatten();
-                match card {
-                    Some(card) if trimmed.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) => {
-                        format!("{}{}", self.look.card(card), &word[trimmed.len()..])
-                    }
-                    _ => word.to_owned(),
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        let hint = advisor.advise(&view, &legal);
+        screen::hint(&hint, advisor.name(), &view, self.look)
     }
 
     fn write_save(&self) -> Result<()> {

@@ -221,6 +221,26 @@ impl Pile {
         pile
     }
 
+    /// A pile of the cards of a slice given top first (at most 52: the caller checks).
+    fn top_first(cards: &[Card]) -> Pile {
+        let mut pile = Pile::EMPTY;
+        let len = cards.len().min(52);
+        for (slot, &card) in pile.cards[..len].iter_mut().zip(cards.iter().rev()) {
+            *slot = card;
+        }
+        pile.len = len as u8;
+        pile
+    }
+
+    /// A pile of the cards of a slice given bottom first (at most 52: the caller checks).
+    fn bottom_first(cards: &[Card]) -> Pile {
+        let mut pile = Pile::EMPTY;
+        let len = cards.len().min(52);
+        pile.cards[..len].copy_from_slice(&cards[..len]);
+        pile.len = len as u8;
+        pile
+    }
+
     fn as_slice(&self) -> &[Card] {
         &self.cards[..usize::from(self.len)]
     }
@@ -385,15 +405,19 @@ impl Deal {
         if !view.opponent_known.is_subset(opponent) {
             return Err(SetupError::Impossible("the opponent's hand lacks the cards it is known to hold"));
         }
-        let mut seen = CardSet::EMPTY;
-        for card in
-            view.hand.iter().chain(opponent).chain(view.discard_pile.iter().copied()).chain(stock.iter().copied())
-        {
-            if !seen.insert(card) {
-                return Err(SetupError::Duplicate { card });
+        // Searches call this once a future: the cards add up when they are 52 and cover the deck
+        // (then each is there once); only a refusal looks for the card that is not.
+        let pile: CardSet = view.discard_pile.iter().copied().collect();
+        let dealt: CardSet = stock.iter().copied().collect();
+        let count = view.hand.len() + opponent.len() + view.discard_pile.len() + stock.len();
+        if count != 52 || (view.hand | opponent | pile | dealt) != CardSet::FULL {
+            let mut seen = CardSet::EMPTY;
+            let all = view.hand.iter().chain(opponent).chain(view.discard_pile.iter().copied());
+            for card in all.chain(stock.iter().copied()) {
+                if !seen.insert(card) {
+                    return Err(SetupError::Duplicate { card });
+                }
             }
-        }
-        if seen != CardSet::FULL {
             return Err(SetupError::Missing { cards: CardSet::FULL - seen });
         }
         let mut hands = ByPlayer::default();
@@ -406,8 +430,8 @@ impl Deal {
             upcard: view.upcard,
             knock_limit: view.knock_limit,
             hands,
-            stock: Pile::of(stock.iter().rev().copied()),
-            pile: Pile::of(view.discard_pile.iter().copied()),
+            stock: Pile::top_first(stock),
+            pile: Pile::bottom_first(view.discard_pile),
             phase: view.phase,
             to_act: view.to_act.unwrap_or(me),
             passes: view.upcard_passes,
@@ -555,9 +579,13 @@ impl Deal {
         (set, count)
     }
 
-    /// Whether the player to act may draw the pile's top: not on the first draw after both
-    /// players refused the upcard (rule 7), and not from an empty pile.
-    fn may_draw_pile(&self) -> bool {
+    /// Whether the player to act may draw the pile's top: in the draw phase, not on the first
+    /// draw after both players refused the upcard (rule 7), and not from an empty pile.
+    pub fn may_draw_pile(&self) -> bool {
+        self.phase == Phase::Draw && self.pile_drawable()
+    }
+
+    fn pile_drawable(&self) -> bool {
         !(self.passes >= 2 && self.draws == 0) && self.pile.len() > 0
     }
 
@@ -572,7 +600,7 @@ impl Deal {
             }
             Phase::Draw => {
                 actions.push(Action::DrawStock);
-                if self.may_draw_pile() {
+                if self.pile_drawable() {
                     actions.push(Action::DrawPile);
                 }
             }

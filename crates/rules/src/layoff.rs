@@ -20,7 +20,8 @@ impl Defense {
     /// The defender's showing: its own melds, the cards it lays off and the rest; `None` only
     /// when the defender held more cards than a hand holds (more than three melds).
     pub fn showing(&self) -> Option<crate::Showing> {
-        crate::Showing::new(self.arrangement.hand() | self.laid_off, self.arrangement.melds(), self.laid_off).ok()
+        debug_assert!(self.arrangement.hand().is_disjoint(self.laid_off));
+        crate::Showing::of_parts(&self.arrangement, self.laid_off)
     }
 }
 

@@ -35,6 +35,8 @@ const PLACEHOLDER: Meld = Meld::new_unchecked(CardSet::EMPTY, crate::MeldKind::S
 pub struct Showing {
     melds: [Meld; MAX_SHOWN_MELDS],
     len: u8,
+    /// The value of `unmelded`, worked out once.
+    deadwood: u16,
     laid_off: CardSet,
     unmelded: CardSet,
 }
@@ -79,7 +81,8 @@ impl Showing {
         if melds.len() > MAX_SHOWN_MELDS {
             return Err(ShowingError::TooManyMelds { count: melds.len() });
         }
-        let mut shown = Showing { melds: [PLACEHOLDER; MAX_SHOWN_MELDS], len: 0, laid_off, unmelded: hand };
+        let mut shown =
+            Showing { melds: [PLACEHOLDER; MAX_SHOWN_MELDS], len: 0, deadwood: 0, laid_off, unmelded: hand };
         let mut used = laid_off;
         for &meld in melds {
             let twice = meld.cards() & used;
@@ -95,13 +98,34 @@ impl Showing {
             return Err(ShowingError::NotInHand { cards: missing });
         }
         shown.unmelded = hand - used;
+        // At most 52 cards of at most 10 points each: it fits.
+        shown.deadwood = shown.unmelded.value() as u16;
         Ok(shown)
     }
 
     /// The showing of an arrangement with nothing laid off, or `None` for an arrangement of more
     /// than three melds (of more cards than a hand holds).
     pub fn of_arrangement(arrangement: &Arrangement) -> Option<Showing> {
-        Showing::new(arrangement.hand(), arrangement.melds(), CardSet::EMPTY).ok()
+        Showing::of_parts(arrangement, CardSet::EMPTY)
+    }
+
+    /// The showing of an arrangement of the cards not laid off, and the cards laid off: an
+    /// arrangement's melds are disjoint and apart from its unmelded cards already, so only the
+    /// number of melds is checked (the caller keeps `laid_off` apart from the arrangement).
+    pub(crate) fn of_parts(arrangement: &Arrangement, laid_off: CardSet) -> Option<Showing> {
+        let melds = arrangement.melds();
+        if melds.len() > MAX_SHOWN_MELDS {
+            return None;
+        }
+        let mut shown = Showing {
+            melds: [PLACEHOLDER; MAX_SHOWN_MELDS],
+            len: melds.len() as u8,
+            deadwood: arrangement.deadwood() as u16,
+            laid_off,
+            unmelded: arrangement.unmelded(),
+        };
+        shown.melds[..melds.len()].copy_from_slice(melds);
+        Some(shown)
     }
 
     /// The melds, in the order they were given.
@@ -126,7 +150,7 @@ impl Showing {
 
     /// The deadwood: the value of the unmelded cards.
     pub const fn deadwood(&self) -> u32 {
-        self.unmelded.value()
+        self.deadwood as u32
     }
 
     /// Every card shown: the whole hand.
@@ -252,6 +276,20 @@ mod tests {
         let four = [meld("AS 2S 3S"), meld("7H 7D 7C"), meld("8C 9C TC"), meld("KH KD KC")];
         let err = Showing::new(CardSet::FULL, &four, CardSet::EMPTY).unwrap_err();
         assert_eq!(err.to_string(), "4 melds shown: a hand holds at most 3");
+    }
+
+    #[test]
+    fn an_arrangements_showing_is_the_checked_one() {
+        let mut rng = gin_cards::random::seeded_rng(5);
+        let solver = crate::Solver::ACE_LOW;
+        for _ in 0..300 {
+            let deck = gin_cards::Deck::shuffled(&mut rng);
+            let hand: CardSet = deck.iter().take(10).collect();
+            let best = solver.best_arrangement(hand);
+            let checked = Showing::new(hand, best.melds(), CardSet::EMPTY).unwrap();
+            assert_eq!(Showing::of_arrangement(&best), Some(checked));
+            assert_eq!(checked.deadwood(), best.deadwood());
+        }
     }
 
     #[test]

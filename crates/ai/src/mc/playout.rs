@@ -155,8 +155,7 @@ impl Table<'_> {
             let Some(mover) = deal.to_act().filter(|_| deal.phase() == Phase::Draw) else { break };
             let style = if mover == self.me { styles[0] } else { styles[1] };
             let hand = deal.cards(mover);
-            let top =
-                deal.pile().last().copied().filter(|_| deal.legal_actions(self.rules).contains(&Action::DrawPile));
+            let top = deal.pile().last().copied().filter(|_| deal.may_draw_pile());
             let take = match (first.take(), top) {
                 (Some(take), Some(_)) => take,
                 (_, Some(top)) => self.takes(style, hand, top),

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use gin_ai::Reason;
+use gin_ai::{Hint, Reason};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Event, Phase, PlayerView};
 use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Showing, Solver};
@@ -485,34 +485,51 @@ pub fn describe(action: Action, view: &PlayerView<'_>, look: Look) -> String {
 }
 
 /// A reason behind a hint, in a sentence with the cards as `QS` (the caller puts them in its
-/// look).
-pub fn reason(reason: &Reason) -> String {
+/// A hint: what `advisor` (the level's name) would do, then its reasons, most important first.
+pub fn hint(hint: &Hint, advisor: &str, view: &PlayerView<'_>, look: Look) -> Vec<String> {
+    let mut lines = vec![format!("Hint: {advisor} would {}.", describe(hint.action, view, look))];
+    lines.extend(hint.reasons.iter().map(|reason| format!("  - {}", self::reason(reason, look))));
+    lines
+}
+
+/// One reason of a hint, in words, with its cards in `look`.
+pub fn reason(reason: &Reason, look: Look) -> String {
+    let c = |card| look.card(card);
     match *reason {
         Reason::TakeOrDraw { card, take, stock } => format!(
-            "taking {card} scores {take:.1}, a stock draw {stock:.1} on average (lower is better: the deadwood \
-             expected after the next draw, with a risk term for the discard)"
+            "taking {} scores {take:.1}, a stock draw {stock:.1} on average (lower is better: the deadwood \
+             expected after the next draw, with a risk term for the discard)",
+            c(card)
         ),
         Reason::BigGin => "all 11 cards meld: big gin".to_owned(),
-        Reason::Gin { discard } => format!("discarding {discard} leaves gin"),
+        Reason::Gin { discard } => format!("discarding {} leaves gin", c(discard)),
         Reason::KnockEarly { discard, deadwood } => format!(
-            "discarding {discard} leaves {deadwood} deadwood, and early in the hand a knock rarely meets an undercut"
+            "discarding {} leaves {deadwood} deadwood, and early in the hand a knock rarely meets an undercut",
+            c(discard)
         ),
         Reason::HoldForGin { discard, deadwood } => format!(
-            "it could knock with {deadwood} deadwood by discarding {discard}, but after the first turn it plays on \
-             for gin: the opponent's own knocks then often meet an undercut"
+            "it could knock with {deadwood} deadwood by discarding {}, but after the first turn it plays on for \
+             gin: the opponent's own knocks then often meet an undercut",
+            c(discard)
         ),
         Reason::Discard { card, deadwood, outlook, danger } => format!(
-            "discard {card}: leaves {deadwood} deadwood, about {outlook:.1} after the next draw; the opponent can \
-             meld {card} with chance {:.0}%",
+            "discard {}: leaves {deadwood} deadwood, about {outlook:.1} after the next draw; the opponent can meld \
+             it with chance {:.0}%",
+            c(card),
             100.0 * danger
         ),
-        Reason::RefereeLaysOff => "the engine lays off the best way".to_owned(),
-        Reason::Search { discard, knock, play_on, knocks } => format!(
-            "the search wins the game {:.0}% of its futures after knocking with {discard}, {:.0}% playing on: \
-             it {}",
+        Reason::RefereeLaysOff => "the referee lays off the best way".to_owned(),
+        Reason::Search { discard, knock, play_on, knocks: true } => format!(
+            "knock now: knocking with {} wins the game in {:.0}% of the searched futures, playing on in {:.0}%",
+            c(discard),
             100.0 * knock,
-            100.0 * play_on,
-            if knocks { "knocks" } else { "plays on" }
+            100.0 * play_on
+        ),
+        Reason::Search { discard, knock, play_on, knocks: false } => format!(
+            "play on: knocking with {} would win the game in {:.0}% of the searched futures, playing on in {:.0}%",
+            c(discard),
+            100.0 * knock,
+            100.0 * play_on
         ),
     }
 }
@@ -639,19 +656,28 @@ mod tests {
     #[test]
     fn reasons_read_as_sentences() {
         let card = |text: &str| text.parse::<Card>().unwrap();
-        assert_eq!(reason(&Reason::Gin { discard: card("3D") }), "discarding 3D leaves gin");
+        let plain = |r: &Reason| reason(r, Look::PLAIN);
+        assert_eq!(plain(&Reason::Gin { discard: card("3D") }), "discarding 3D leaves gin");
         let discard = Reason::Discard { card: card("KS"), deadwood: 12, outlook: 7.25, danger: 0.125 };
         assert_eq!(
-            reason(&discard),
-            "discard KS: leaves 12 deadwood, about 7.2 after the next draw; the opponent can meld KS with chance 12%"
+            plain(&discard),
+            "discard KS: leaves 12 deadwood, about 7.2 after the next draw; the opponent can meld it with chance 12%"
         );
         let search = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: true };
-        assert!(reason(&search).ends_with("61% of its futures after knocking with 9H, 55% playing on: it knocks"));
+        assert_eq!(
+            plain(&search),
+            "knock now: knocking with 9H wins the game in 61% of the searched futures, playing on in 55%"
+        );
+        let hold = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: false };
+        assert!(plain(&hold).starts_with("play on: knocking with 9H would win"), "{}", plain(&hold));
+        // Cards take the session's look, red suits in colour.
+        let coloured = reason(&Reason::Gin { discard: card("3D") }, Look { symbols: true, color: true });
+        assert_eq!(coloured, "discarding \x1b[31m3♦\x1b[0m leaves gin");
     }
 
     #[test]
     fn a_knock_and_the_end_of_a_game() {
-        // RULES.md V10: K = 3; the defender lays off 4S and undercuts.
+        // docs/rules.md, V10: K = 3; the defender lays off 4S and undercuts.
         let meld = |text: &str| Meld::new(text.parse().unwrap(), false).unwrap();
         let knocker = Showing::new(
             "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),

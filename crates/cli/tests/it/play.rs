@@ -380,15 +380,19 @@ fn hotseat_asks_each_player_to_take_the_screen() {
 }
 
 #[test]
-fn a_hint_names_a_legal_move() {
-    let save = save_path("hint");
-    let mut table = Table::open(&["--ai", "random", "--seed", "4", "--save", save.to_str().unwrap()]);
-    table.screen().unwrap();
-    table.send("hint");
-    let screen = table.screen().unwrap();
-    assert!(screen.contains("Hint: the expert would "), "{screen}");
-    table.close();
-    std::fs::remove_file(save).unwrap();
+fn a_hint_comes_from_the_opponents_level() {
+    // Against `mc-fast` the hint is mc-fast's; against `random`, which keeps no reasons, the expert's.
+    for (ai, advisor) in [("mc-fast", "mc-fast"), ("random", "expert")] {
+        let save = save_path(&format!("hint-{ai}"));
+        let mut table = Table::open(&["--ai", ai, "--seed", "4", "--save", save.to_str().unwrap()]);
+        table.screen().unwrap();
+        table.send("hint");
+        let screen = table.screen().unwrap();
+        assert!(screen.contains(&format!("Hint: {advisor} would ")), "{screen}");
+        assert!(screen.contains("\n  - "), "a hint gives its reasons: {screen}");
+        table.close();
+        std::fs::remove_file(save).unwrap();
+    }
 }
 
 #[test]
