@@ -12,7 +12,7 @@ use gin_rules::settings::markdown;
 use gin_rules::{Preset, Ruleset};
 
 /// One generated table: the file it lives in, its name, and its text.
-pub struct DocTable {
+pub(crate) struct DocTable {
     /// The file, from the workspace root.
     pub file: &'static str,
     /// The name in its markers.
@@ -22,7 +22,7 @@ pub struct DocTable {
 }
 
 /// Every generated table.
-pub fn tables() -> Vec<DocTable> {
+pub(crate) fn tables() -> Vec<DocTable> {
     let presets: Vec<(&str, Ruleset)> = Preset::ALL.iter().map(|preset| (preset.name(), preset.rules())).collect();
     let preset_columns: Vec<(&str, &Ruleset)> = presets.iter().map(|(name, rules)| (*name, rules)).collect();
     vec![
@@ -51,7 +51,7 @@ fn find(doc: &str, name: &str) -> Option<(usize, usize)> {
 
 /// The tables that are missing from their files or differ from what the code gives; with `fix`,
 /// rewrites the ones that differ (a missing block is only reported).
-pub fn check(root: &Path, fix: bool) -> anyhow::Result<Vec<String>> {
+pub(crate) fn check(root: &Path, fix: bool) -> anyhow::Result<Vec<String>> {
     let mut problems = Vec::new();
     for table in tables() {
         let path = root.join(table.file);

@@ -16,7 +16,7 @@ use gin_rules::{ByPlayer, Player, Ruleset};
 
 /// One fixed match: two agents, a preset, a seed and a number of games.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Match {
+pub(crate) struct Match {
     /// The match's name, also its log's file name.
     pub name: String,
     /// The preset's name.
@@ -31,7 +31,7 @@ pub struct Match {
 
 /// Reads the match list: one match per line, `name preset agent-one agent-two seed games`;
 /// blank lines and lines starting with `#` are skipped.
-pub fn parse_matches(text: &str) -> anyhow::Result<Vec<Match>> {
+pub(crate) fn parse_matches(text: &str) -> anyhow::Result<Vec<Match>> {
     let mut matches: Vec<Match> = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -62,7 +62,7 @@ pub fn parse_matches(text: &str) -> anyhow::Result<Vec<Match>> {
 }
 
 /// Plays a match under `rules` (its preset, possibly altered) and returns its log.
-pub fn play(game: &Match, rules: &Ruleset) -> anyhow::Result<String> {
+pub(crate) fn play(game: &Match, rules: &Ruleset) -> anyhow::Result<String> {
     let params = AgentParams::default();
     let mut log = String::new();
     for index in 0..game.games {
@@ -161,7 +161,7 @@ impl HandLines {
 }
 
 /// How one match compared with its snapshot.
-pub struct Comparison {
+pub(crate) struct Comparison {
     /// The match's name.
     pub name: String,
     /// The log just played.
@@ -172,7 +172,7 @@ pub struct Comparison {
 
 /// Plays every match whose name contains `filter` (all when empty), with `alter` applied to its
 /// rules, and compares each log with its snapshot in `dir`.
-pub fn check(dir: &Path, filter: &str, alter: &dyn Fn(&mut Ruleset)) -> anyhow::Result<Vec<Comparison>> {
+pub(crate) fn check(dir: &Path, filter: &str, alter: &dyn Fn(&mut Ruleset)) -> anyhow::Result<Vec<Comparison>> {
     let list = dir.join("matches.txt");
     let text = fs::read_to_string(&list).with_context(|| format!("cannot read {}", list.display()))?;
     let matches = parse_matches(&text).with_context(|| format!("in {}", list.display()))?;
@@ -192,7 +192,7 @@ pub fn check(dir: &Path, filter: &str, alter: &dyn Fn(&mut Ruleset)) -> anyhow::
 }
 
 /// The first differing lines of two logs, with the line before for context; `None` if equal.
-pub fn diff(expected: &str, actual: &str) -> Option<String> {
+pub(crate) fn diff(expected: &str, actual: &str) -> Option<String> {
     if expected == actual {
         return None;
     }

@@ -6,10 +6,10 @@ use std::path::Path;
 use anyhow::Context;
 
 /// The library layers, lowest first: a crate may depend only on crates to its left.
-pub const LAYERS: [&str; 5] = ["cards", "rules", "engine", "ai", "cli"];
+pub(crate) const LAYERS: [&str; 5] = ["cards", "rules", "engine", "ai", "cli"];
 
 /// Reads every `crates/*/Cargo.toml` under `root` and lists what breaks the rules.
-pub fn check_workspace(root: &Path) -> anyhow::Result<Vec<String>> {
+pub(crate) fn check_workspace(root: &Path) -> anyhow::Result<Vec<String>> {
     let crates = root.join("crates");
     let mut problems = Vec::new();
     let mut entries: Vec<_> = fs::read_dir(&crates)
@@ -31,7 +31,7 @@ pub fn check_workspace(root: &Path) -> anyhow::Result<Vec<String>> {
 
 /// The problems of one crate's manifest: a dependency on a layer to its right, a dependency
 /// that does not come from the workspace, a crate that does not take the workspace lints.
-pub fn check_manifest(crate_dir: &str, manifest: &str) -> Vec<String> {
+pub(crate) fn check_manifest(crate_dir: &str, manifest: &str) -> Vec<String> {
     let mut problems = Vec::new();
     let me = LAYERS.iter().position(|&layer| layer == crate_dir);
     let mut section = String::new();

@@ -20,7 +20,7 @@ const HAND_SIZES: [usize; 2] = [10, 11];
 const LABEL_WIDTH: usize = "best discards  ".len();
 
 /// `gin help analyze`: what the command answers and how.
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Show a hand's best melds, its deadwood, and whether it can knock or is gin.
 
 Cards are a rank and a suit: ranks A 2 3 4 5 6 7 8 9 T J Q K (10 also means T), suits S H D C \
@@ -52,7 +52,7 @@ Exit status: 0 when every hand was answered, 1 when some hand could not be read,
 option (an unknown preset or unreadable rules file, a bad --upcard).";
 
 /// The examples after `gin analyze --help`.
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   gin analyze \"AS 2S 3S 7H 7D 7C JC QC KC 3H\"
   gin analyze as 2s 3s 7h 7d 7c jc qc kc 3h 4s      (11 cards: which discard is best)
@@ -61,7 +61,7 @@ Examples:
 
 /// The arguments of `gin analyze`.
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {
+pub(crate) struct AnalyzeArgs {
     /// The hand: 10 cards, or 11 after drawing, in one argument or one per card; `-` or nothing
     /// reads one hand per line from standard input.
     #[arg(value_name = "HAND")]
@@ -85,7 +85,7 @@ pub struct AnalyzeArgs {
 }
 
 /// Runs `gin analyze`.
-pub fn run(args: &AnalyzeArgs) -> Result<Outcome, Failure> {
+pub(crate) fn run(args: &AnalyzeArgs) -> Result<Outcome, Failure> {
     let (ruleset, source) = args.rules.load().map_err(Failure::usage)?;
     let analyzer = Analyzer::new(&ruleset, source, args.upcard, args.json, args.ascii);
     let mut out = BufWriter::new(io::stdout().lock());

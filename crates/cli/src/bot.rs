@@ -16,7 +16,7 @@ use crate::sim::load_params;
 use crate::{Failure, Outcome};
 
 /// `gin help bot`.
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Run a built-in agent as an external agent: it reads the host's messages (JSON Lines, \
 docs/protocol.md) on standard input and answers each decision with one action line on \
 standard output. A knock, big gin or a defense always names the cards it shows (`melds`, and \
@@ -28,14 +28,14 @@ Exit status: 0 after `quit` or the end of input, 1 for a message it cannot read,
 option.";
 
 /// The examples after `gin bot --help`.
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   gin sim --a 'cmd:gin bot --agent simple' --b simple --games 100
   gin play --ai 'cmd:gin bot --agent expert:knock_bias=2'";
 
 /// The options of `gin bot`.
 #[derive(Debug, Args)]
-pub struct BotArgs {
+pub(crate) struct BotArgs {
     /// The agent: random, greedy, simple or expert, with settings as expert:key=value,...
     #[arg(long, value_name = "SPEC")]
     agent: AgentSpec,
@@ -45,7 +45,7 @@ pub struct BotArgs {
 }
 
 /// Runs `gin bot`.
-pub fn run(args: &BotArgs) -> Result<Outcome, Failure> {
+pub(crate) fn run(args: &BotArgs) -> Result<Outcome, Failure> {
     let params = match &args.param {
         Some(path) => load_params(path).map_err(Failure::usage)?,
         None => AgentParams::default(),

@@ -31,10 +31,10 @@ use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
 use crate::protocol::{self, DecideView, ToAgent, VERSION};
 
 /// The prefix of an agent spec that names a program.
-pub const PROGRAM_PREFIX: &str = "cmd:";
+pub(crate) const PROGRAM_PREFIX: &str = "cmd:";
 
 /// How long an agent program may take over one decision, in seconds, unless told otherwise.
-pub const DEFAULT_TIMEOUT: &str = "10";
+pub(crate) const DEFAULT_TIMEOUT: &str = "10";
 
 /// How long a program that was told to quit may take to exit before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
@@ -47,7 +47,7 @@ const QUOTE: usize = 120;
 
 /// An agent by spec: built in (`simple`, `expert:knock_bias=2`) or a program (`cmd:python3 a.py`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AgentChoice {
+pub(crate) enum AgentChoice {
     /// A built-in agent.
     Builtin(AgentSpec),
     /// A program and its arguments, split on whitespace.
@@ -56,7 +56,7 @@ pub enum AgentChoice {
 
 /// Why an agent spec names no agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ChoiceError {
+pub(crate) enum ChoiceError {
     /// A built-in agent's spec that is not right.
     Spec(SpecError),
     /// `cmd:` with no program after it.
@@ -102,12 +102,12 @@ impl fmt::Display for AgentChoice {
 
 impl AgentChoice {
     /// Whether this is a built-in agent that `--param` configures: `expert`, `mc` or `mc-fast`.
-    pub fn is_expert(&self) -> bool {
+    pub(crate) fn is_expert(&self) -> bool {
         matches!(self, AgentChoice::Builtin(spec) if matches!(spec.name.as_str(), "expert" | "mc" | "mc-fast"))
     }
 
     /// Whether this is a program played over the protocol.
-    pub fn is_program(&self) -> bool {
+    pub(crate) fn is_program(&self) -> bool {
         matches!(self, AgentChoice::Program(_))
     }
 
@@ -115,7 +115,7 @@ impl AgentChoice {
     ///
     /// # Errors
     /// An unknown built-in agent or a bad setting.
-    pub fn check(&self, params: &AgentParams) -> Result<()> {
+    pub(crate) fn check(&self, params: &AgentParams) -> Result<()> {
         if let AgentChoice::Builtin(spec) = self {
             registry::build(spec, params)?;
         }
@@ -128,7 +128,7 @@ impl AgentChoice {
 ///
 /// # Errors
 /// An unknown built-in agent or a bad setting; a program that cannot be started.
-pub fn build_agent(
+pub(crate) fn build_agent(
     choice: &AgentChoice,
     params: &AgentParams,
     timeout: Duration,
@@ -144,7 +144,7 @@ pub fn build_agent(
 }
 
 /// `--agent-timeout SECONDS`: a positive number of seconds.
-pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds.is_finite() => {
             Duration::try_from_secs_f64(seconds).map_err(|err| err.to_string())
@@ -156,7 +156,7 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
 
 /// What went wrong with an agent program, shared between the agent and the command that runs it.
 #[derive(Clone, Debug, Default)]
-pub struct Report(Arc<Mutex<ReportState>>);
+pub(crate) struct Report(Arc<Mutex<ReportState>>);
 
 #[derive(Debug, Default)]
 struct ReportState {
@@ -179,7 +179,7 @@ impl Report {
 
     /// Why the program forfeited, given the engine's reason for refusing its action: `None` for a
     /// built-in agent.
-    pub fn explain(&self, refused: &str) -> Option<String> {
+    pub(crate) fn explain(&self, refused: &str) -> Option<String> {
         let mut state = self.lock();
         if state.program.is_empty() {
             return None;
@@ -193,7 +193,7 @@ impl Report {
         Some(format!("program `{}` {what} (its standard error is in {})", state.program, state.log.display()))
     }
 
-    pub fn fault(&self) -> bool {
+    pub(crate) fn fault(&self) -> bool {
         self.lock().fault.is_some()
     }
 
@@ -214,7 +214,7 @@ enum Line {
 
 /// An agent program, started with piped standard input and output and its standard error in a
 /// log file.
-pub struct ExternalAgent {
+pub(crate) struct ExternalAgent {
     name: String,
     child: Child,
     /// Batches of messages for the writer thread; `None` once closed.
@@ -236,7 +236,7 @@ impl ExternalAgent {
     ///
     /// # Errors
     /// The log file cannot be created, or the program cannot be started.
-    pub fn start(words: &[String], timeout: Duration) -> Result<ExternalAgent> {
+    pub(crate) fn start(words: &[String], timeout: Duration) -> Result<ExternalAgent> {
         static STARTED: AtomicU64 = AtomicU64::new(0);
         let (program, args) = words.split_first().ok_or_else(|| anyhow!("no program given"))?;
         let number = STARTED.fetch_add(1, Ordering::Relaxed);

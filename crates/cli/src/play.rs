@@ -24,7 +24,7 @@ use savefile::{Opponent, PlayHeader};
 use screen::{HandEnd, Layout, Look, Seats};
 
 /// `gin help play`.
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Play Gin Rummy at the terminal: against the AI (mc, the searching agent, unless --ai says \
 otherwise), or two people at one terminal with --hotseat.
 
@@ -45,7 +45,7 @@ Exit status: 0 when the game ends or is left to resume later, 1 for a save that 
 read or written, 2 for a bad option.";
 
 /// The examples after `gin play --help`.
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   gin play
   gin play --ai simple --seed 42
@@ -55,7 +55,7 @@ Examples:
 
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// On a terminal, unless NO_COLOR is set.
     Auto,
     /// Always.
@@ -66,7 +66,7 @@ pub enum ColorChoice {
 
 /// The options of `gin play`.
 #[derive(Clone, Debug, Args)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// The AI to play against: random, greedy, simple, expert, mc-fast or mc, with settings as in
     /// `gin sim` (mc:samples=500), or a program that plays over the external-agent protocol,
     /// `cmd:PROGRAM ARGS...` (split on whitespace, no quoting; see docs/protocol.md).
@@ -101,7 +101,7 @@ pub struct PlayArgs {
 }
 
 /// Runs `gin play`.
-pub fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
+pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let terminal = io::stdout().is_terminal();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
     let color = match args.color {

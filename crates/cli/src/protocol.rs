@@ -10,12 +10,12 @@ use gin_rules::{ByPlayer, GameResult, GameScore, Meld, Player, Ruleset, Showing}
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version, sent in `start_game`.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// A message to an agent, borrowing what it sends.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum ToAgent<'a> {
+pub(crate) enum ToAgent<'a> {
     /// A game begins.
     StartGame {
         /// [`VERSION`].
@@ -65,7 +65,7 @@ pub enum ToAgent<'a> {
 
 /// A program's answer to a `decide`, as read: the action, and the cards it names to show with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// The action.
     pub action: Action,
     /// The melds named (a knock, big gin or a defense), `None` when not named.
@@ -81,7 +81,7 @@ pub struct Answer {
 ///
 /// # Errors
 /// What is wrong with the answer.
-pub fn parse_answer(text: &str) -> Result<Answer, String> {
+pub(crate) fn parse_answer(text: &str) -> Result<Answer, String> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let serde_json::Value::Object(mut object) = value else { return Err("an action is a JSON object".to_owned()) };
     let kind = object.get("type").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
@@ -121,7 +121,7 @@ impl Answer {
     /// # Errors
     /// A named meld that is not a meld under the rules, cards not in the hand, a card named
     /// twice, or more than three melds.
-    pub fn showing(&self, view: &PlayerView<'_>) -> Result<Option<Showing>, String> {
+    pub(crate) fn showing(&self, view: &PlayerView<'_>) -> Result<Option<Showing>, String> {
         let melds = match &self.melds {
             Some(named) => Some(
                 named
@@ -157,7 +157,7 @@ impl Answer {
 /// An answer as a program writes it: the action, with the melds it shows (a knock, big gin or
 /// a defense) and the cards it lays off (a defense).
 #[derive(Debug, Serialize)]
-pub struct AnswerLine<'a> {
+pub(crate) struct AnswerLine<'a> {
     #[serde(flatten)]
     action: Action,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -168,7 +168,7 @@ pub struct AnswerLine<'a> {
 
 impl<'a> AnswerLine<'a> {
     /// `action`, showing `shown` (ignored for an action that shows no cards).
-    pub fn new(action: Action, shown: Option<&'a Showing>) -> AnswerLine<'a> {
+    pub(crate) fn new(action: Action, shown: Option<&'a Showing>) -> AnswerLine<'a> {
         let shown = shown.filter(|_| action.shows_cards());
         AnswerLine {
             action,
@@ -181,7 +181,7 @@ impl<'a> AnswerLine<'a> {
 /// A message from a host, as an agent program reads it.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum FromHost {
+pub(crate) enum FromHost {
     /// A game begins.
     StartGame {
         /// The protocol's version.
@@ -218,7 +218,7 @@ pub enum FromHost {
 
 /// The view a `decide` carries: a [`PlayerView`] without its rules.
 #[derive(Debug, Serialize)]
-pub struct DecideView<'a> {
+pub(crate) struct DecideView<'a> {
     seat: Player,
     hand_number: u32,
     dealer: Player,
@@ -240,7 +240,7 @@ pub struct DecideView<'a> {
 
 impl<'a> DecideView<'a> {
     /// The parts of `view` a `decide` sends.
-    pub fn of(view: &PlayerView<'a>) -> DecideView<'a> {
+    pub(crate) fn of(view: &PlayerView<'a>) -> DecideView<'a> {
         DecideView {
             seat: view.seat,
             hand_number: view.hand_number,
@@ -265,7 +265,7 @@ impl<'a> DecideView<'a> {
 
 /// The view of a `decide` read from JSON, owning its parts (the rules come from `start_game`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-pub struct OwnedView {
+pub(crate) struct OwnedView {
     /// The player's seat.
     pub seat: Player,
     /// The current hand's number.
@@ -304,7 +304,7 @@ pub struct OwnedView {
 
 impl OwnedView {
     /// The view borrowed, as agents take it, with the game's rules.
-    pub fn as_view<'a>(&'a self, rules: &'a Ruleset) -> PlayerView<'a> {
+    pub(crate) fn as_view<'a>(&'a self, rules: &'a Ruleset) -> PlayerView<'a> {
         PlayerView {
             seat: self.seat,
             rules,

@@ -8,7 +8,7 @@ use gin_rules::Meld;
 
 /// Whether cards are printed with suit symbols (`T♠`) or in ASCII (`TS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     /// `TS`: the project's notation, safe for pipes and files.
     Ascii,
     /// `T♠`: for people at a terminal.
@@ -17,22 +17,22 @@ pub enum Style {
 
 impl Style {
     /// Symbols when standard output is a terminal, unless `ascii` forces ASCII.
-    pub fn for_stdout(ascii: bool) -> Style {
+    pub(crate) fn for_stdout(ascii: bool) -> Style {
         if !ascii && io::stdout().is_terminal() { Style::Symbols } else { Style::Ascii }
     }
 
     /// A card in this style.
-    pub fn card(self, card: Card) -> impl fmt::Display {
+    pub(crate) fn card(self, card: Card) -> impl fmt::Display {
         Styled(self, card)
     }
 
     /// Cards separated by spaces, or `none`.
-    pub fn cards(self, cards: CardSet) -> impl fmt::Display {
+    pub(crate) fn cards(self, cards: CardSet) -> impl fmt::Display {
         Styled(self, cards)
     }
 
     /// Melds in brackets, `[AS 2S 3S] [7H 7D 7C]`, or `none`.
-    pub fn melds(self, melds: &[Meld]) -> impl fmt::Display + '_ {
+    pub(crate) fn melds(self, melds: &[Meld]) -> impl fmt::Display + '_ {
         Styled(self, melds)
     }
 }

@@ -13,17 +13,17 @@ use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player};
 use crate::render::Style;
 use crate::{Failure, Outcome};
 
-pub const LONG_ABOUT: &str = "Show a game hand by hand from its file: a game saved by `gin play` (finished or not), or an event \
+pub(crate) const LONG_ABOUT: &str = "Show a game hand by hand from its file: a game saved by `gin play` (finished or not), or an event \
 log written by the engine (a `gin-log` header line, then one event per line).\n\n\
 The file is checked by playing it again: a damaged or edited file is refused, naming the line where it goes wrong.";
 
-pub const AFTER_HELP: &str = "Examples:\n  \
+pub(crate) const AFTER_HELP: &str = "Examples:\n  \
     gin replay ~/.local/state/gin/last-game.gin\n  \
     gin replay --summary game.gin          (one line per hand)";
 
 /// `gin replay` options.
 #[derive(Debug, Args)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// The game: a save file of `gin play`, or an engine event log.
     file: PathBuf,
     /// One line per hand: its dealer, result, deadwood counts, points and the running score.
@@ -67,7 +67,7 @@ impl Names {
     }
 }
 
-pub fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
+pub(crate) fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
     let text = fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     let (names, log) = split_save(&text).with_context(|| format!("{} is not a gin game", args.file.display()))?;
     let game = replay(log).with_context(|| format!("{} is damaged", args.file.display()))?;

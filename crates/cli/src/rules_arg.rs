@@ -10,7 +10,7 @@ use gin_rules::Ruleset;
 
 /// The `--rules` option, shared by the commands that need a ruleset.
 #[derive(Clone, Debug, Args)]
-pub struct RulesArg {
+pub(crate) struct RulesArg {
     /// The rules: a preset (standard, pagat, eaai, oklahoma) or a house-rules JSON file such as
     /// {"preset": "pagat", "knock_limit": 7}. A preset name wins over a file of the same name
     /// (write ./standard to read such a file).
@@ -20,7 +20,7 @@ pub struct RulesArg {
 
 /// Where a ruleset came from, for messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RulesSource {
+pub(crate) enum RulesSource {
     /// A preset, by its canonical name.
     Preset(&'static str),
     /// A house-rules file, by the path given.
@@ -41,7 +41,7 @@ impl RulesArg {
     ///
     /// # Errors
     /// A file that cannot be read or is not a valid ruleset; the message names the path.
-    pub fn load(&self) -> Result<(Ruleset, RulesSource)> {
+    pub(crate) fn load(&self) -> Result<(Ruleset, RulesSource)> {
         load(&self.spec)
     }
 }

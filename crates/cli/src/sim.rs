@@ -23,7 +23,7 @@ use crate::stats::{AgentFigures, Figures, GameObserver, Side, Tally};
 use crate::{Failure, Outcome};
 
 /// `gin help sim`: what the command does and what each figure means.
-pub const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Play two agents against each other many times and report how each did.
 
 Agents are named by a spec: random, greedy, simple, expert, mc-fast or mc (docs/agents.md), with \
@@ -80,7 +80,7 @@ agent or setting, --games 0, --threads 0, an unreadable --rules or --param file)
 could not be run (such as an agent program that cannot be started).";
 
 /// The examples after `gin sim --help`.
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   gin sim --a expert                                (against simple, 1000 games)
   gin sim --a simple --b greedy --games 10000 --rules eaai
@@ -93,7 +93,7 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// The arguments of `gin sim`.
 #[derive(Debug, Args)]
-pub struct SimArgs {
+pub(crate) struct SimArgs {
     /// The first agent: random, greedy, simple or expert, with settings as expert:key=value,...
     #[arg(long = "a", value_name = "SPEC")]
     a: AgentChoice,
@@ -150,7 +150,7 @@ fn parse_threads(text: &str) -> Result<usize, String> {
 }
 
 /// Runs `gin sim`.
-pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
+pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     let (rules, source) = args.rules.load().map_err(Failure::usage)?;
     let params = match &args.param {
         Some(path) => load_params(path).map_err(Failure::usage)?,
@@ -199,7 +199,7 @@ pub fn run(args: &SimArgs) -> Result<Outcome, Failure> {
 }
 
 /// Reads `--param`.
-pub fn load_params(path: &Path) -> Result<AgentParams> {
+pub(crate) fn load_params(path: &Path) -> Result<AgentParams> {
     let text = fs::read_to_string(path).with_context(|| format!("cannot read parameter file `{}`", path.display()))?;
     AgentParams::from_json(&text)
         .map_err(|message| anyhow::anyhow!("invalid parameter file `{}`: {message}", path.display()))

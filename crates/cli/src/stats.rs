@@ -12,7 +12,7 @@ const Z95: f64 = 1.959_963_984_540_054;
 
 /// One of the two agents compared: `--a` or `--b`, whatever seat it has in a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub(crate) enum Side {
     /// The agent of `--a`.
     A,
     /// The agent of `--b`.
@@ -21,15 +21,15 @@ pub enum Side {
 
 impl Side {
     /// Both sides, `a` first.
-    pub const ALL: [Side; 2] = [Side::A, Side::B];
+    pub(crate) const ALL: [Side; 2] = [Side::A, Side::B];
 
     /// The index of the side's tally: 0 for `a`, 1 for `b`.
-    pub const fn index(self) -> usize {
+    pub(crate) const fn index(self) -> usize {
         self as usize
     }
 
     /// The other side.
-    pub const fn other(self) -> Side {
+    pub(crate) const fn other(self) -> Side {
         match self {
             Side::A => Side::B,
             Side::B => Side::A,
@@ -37,7 +37,7 @@ impl Side {
     }
 
     /// The seats of a game where this side sits in `seat`: who sits where.
-    pub fn seated(self, seat: Player) -> ByPlayer<Side> {
+    pub(crate) fn seated(self, seat: Player) -> ByPlayer<Side> {
         let mut sides = ByPlayer::new(self.other(), self.other());
         sides[seat] = self;
         sides
@@ -49,7 +49,7 @@ impl Side {
 /// A "turn" is one of the agent's draws: from the stock, from the discard pile, or taking the
 /// first upcard. Hand figures count completed hands only (scored or dead).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AgentTally {
+pub(crate) struct AgentTally {
     /// Games won, forfeits of the opponent included.
     pub wins: u64,
     /// Games lost, own forfeits included.
@@ -84,7 +84,7 @@ pub struct AgentTally {
 
 impl AgentTally {
     /// Adds `other`'s counts to these.
-    pub fn add(&mut self, other: &AgentTally) {
+    pub(crate) fn add(&mut self, other: &AgentTally) {
         // Destructured so that a new count cannot be forgotten here.
         let AgentTally {
             wins,
@@ -123,7 +123,7 @@ impl AgentTally {
 
 /// The counts of many games: integers only, so that sums in any order give the same result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Games played.
     pub games: u64,
     /// Games abandoned at the hand limit, won by nobody.
@@ -142,7 +142,7 @@ pub struct Tally {
 
 impl Tally {
     /// Adds `other`'s counts to these.
-    pub fn add(&mut self, other: &Tally) {
+    pub(crate) fn add(&mut self, other: &Tally) {
         let Tally { games, abandoned, hands, dead_hands, ties, turns, agents } = other;
         self.games += games;
         self.abandoned += abandoned;
@@ -156,7 +156,7 @@ impl Tally {
     }
 
     /// The counts of one side.
-    pub fn agent(&self, side: Side) -> &AgentTally {
+    pub(crate) fn agent(&self, side: Side) -> &AgentTally {
         &self.agents[side.index()]
     }
 
@@ -181,7 +181,7 @@ struct HandCounts {
 /// It rebuilds both hands from the deal and the cards drawn and discarded, to ask the rules after
 /// each draw whether the player could knock (until it first could, in each hand); the end of a
 /// hand is read from its showdown.
-pub struct GameObserver<'t> {
+pub(crate) struct GameObserver<'t> {
     tally: &'t mut Tally,
     rules: &'t Ruleset,
     /// Who sits in each seat.
@@ -195,7 +195,7 @@ pub struct GameObserver<'t> {
 
 impl<'t> GameObserver<'t> {
     /// An observer of a game under `rules` with `sides` seated so, counting into `tally`.
-    pub fn new(tally: &'t mut Tally, rules: &'t Ruleset, sides: ByPlayer<Side>) -> GameObserver<'t> {
+    pub(crate) fn new(tally: &'t mut Tally, rules: &'t Ruleset, sides: ByPlayer<Side>) -> GameObserver<'t> {
         GameObserver {
             tally,
             rules,
@@ -208,7 +208,7 @@ impl<'t> GameObserver<'t> {
     }
 
     /// Counts one event (with every card shown: the referee's view).
-    pub fn observe(&mut self, event: &Event) {
+    pub(crate) fn observe(&mut self, event: &Event) {
         match event {
             Event::HandStarted { knock_limit, hands, .. } => {
                 self.cards = hands.map(Option::unwrap_or_default);
@@ -298,7 +298,7 @@ impl<'t> GameObserver<'t> {
 
     /// Counts the game's end: a win and a loss, a forfeit (a loss for the forfeiter), or an
     /// abandoned game.
-    pub fn finish(self, outcome: &GameOutcome) {
+    pub(crate) fn finish(self, outcome: &GameOutcome) {
         let tally = self.tally;
         tally.games += 1;
         if let GameOutcome::Forfeit { player, .. } = outcome {
@@ -316,7 +316,7 @@ impl<'t> GameObserver<'t> {
 
 /// The Wilson score interval for `successes` out of `trials` at 95% confidence: `[0, 1]` when
 /// there are no trials.
-pub fn wilson_95(successes: u64, trials: u64) -> [f64; 2] {
+pub(crate) fn wilson_95(successes: u64, trials: u64) -> [f64; 2] {
     if trials == 0 {
         return [0.0, 1.0];
     }
@@ -338,7 +338,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
 /// Everything `gin sim` reports about one agent; serialized as the `a` and `b` objects of
 /// `--json`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AgentFigures {
+pub(crate) struct AgentFigures {
     /// The agent's spec.
     pub name: String,
     /// Games won.
@@ -388,7 +388,7 @@ pub struct AgentFigures {
 /// Everything `gin sim` reports, serialized as its `--json` object: no timings, no thread
 /// count, so that it is the same for the same seed however it ran.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Figures {
+pub(crate) struct Figures {
     /// Games played.
     pub games: u64,
     /// Mirrored pairs of games.
@@ -415,7 +415,7 @@ pub struct Figures {
 
 impl Figures {
     /// The figures of `tally`, for the agents named `names` (`a` first) in a match seeded `seed`.
-    pub fn new(tally: &Tally, names: [&str; 2], seed: u64) -> Figures {
+    pub(crate) fn new(tally: &Tally, names: [&str; 2], seed: u64) -> Figures {
         let agent = |side: Side| {
             let counts = tally.agent(side);
             AgentFigures {

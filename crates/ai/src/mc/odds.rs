@@ -20,7 +20,7 @@ pub(crate) struct WinOdds {
 
 impl WinOdds {
     /// The table for these rules.
-    pub fn new(rules: &Ruleset) -> WinOdds {
+    pub(super) fn new(rules: &Ruleset) -> WinOdds {
         let target = rules.target.max(1);
         if target > MAX_TARGET {
             return WinOdds { target, table: Vec::new() };
@@ -49,7 +49,7 @@ impl WinOdds {
 
     /// The chance of winning from `mine` to `theirs` once a hand scores `points` (positive: to
     /// this player, negative: to the opponent).
-    pub fn after(&self, mine: u32, theirs: u32, points: i32) -> f64 {
+    pub(super) fn after(&self, mine: u32, theirs: u32, points: i32) -> f64 {
         let (mine, theirs) = if points >= 0 {
             (mine.saturating_add(points as u32), theirs)
         } else {

@@ -36,7 +36,7 @@ pub(crate) struct Table<'a> {
 
 impl Table<'_> {
     /// Whether a player with `hand` (10 cards) takes `top` rather than draw from the stock.
-    pub fn takes(&self, style: Style, hand: CardSet, top: Card) -> bool {
+    pub(super) fn takes(&self, style: Style, hand: CardSet, top: Card) -> bool {
         match style {
             Style::KnockAtOnce => self.solver.can_meld(hand.with(top), top),
             Style::GinHunter => {
@@ -48,7 +48,7 @@ impl Table<'_> {
 
     /// The discard of an 11-card hand: one of the cards whose discard leaves the least deadwood
     /// (never `taken` where the rules forbid it), and the deadwood it leaves.
-    pub fn discard(&self, style: Style, hand: CardSet, taken: Option<Card>, rng: &mut GinRng) -> (Card, u32) {
+    pub(super) fn discard(&self, style: Style, hand: CardSet, taken: Option<Card>, rng: &mut GinRng) -> (Card, u32) {
         let best = self.solver.best_discards(hand);
         let allowed = self.rules.discardable(hand, taken);
         let mut choices = best.discards & allowed;
@@ -81,7 +81,7 @@ impl Table<'_> {
     /// while a hand played for a few turns is built of melds and near-melds: futures must hold the
     /// latter, or every knock looks like a sure win.
     #[allow(clippy::too_many_arguments)]
-    pub fn form(
+    pub(super) fn form(
         &self,
         style: Style,
         mut hand: CardSet,
@@ -135,7 +135,7 @@ impl Table<'_> {
 
     /// The points `deal` ended with for the searching player: positive when it scores, 0 for a
     /// dead hand or one still going.
-    pub fn points(&self, deal: &Deal) -> i32 {
+    pub(super) fn points(&self, deal: &Deal) -> i32 {
         match deal.score() {
             Some(score) => match score.winner {
                 Some(winner) if winner == self.me => score.points as i32,
@@ -150,7 +150,13 @@ impl Table<'_> {
     /// (`styles[0]` the searching player's, `styles[1]` the opponent's), and returns the points
     /// it ends with (see [`Table::points`]). `first` forces the first draw: `Some(true)` takes
     /// the pile's top, `Some(false)` draws from the stock, `None` leaves it to the policy.
-    pub fn play_out(&self, deal: &mut Deal, mut first: Option<bool>, styles: [Style; 2], rng: &mut GinRng) -> i32 {
+    pub(super) fn play_out(
+        &self,
+        deal: &mut Deal,
+        mut first: Option<bool>,
+        styles: [Style; 2],
+        rng: &mut GinRng,
+    ) -> i32 {
         for _ in 0..MAX_TURNS {
             let Some(mover) = deal.to_act().filter(|_| deal.phase() == Phase::Draw) else { break };
             let style = if mover == self.me { styles[0] } else { styles[1] };

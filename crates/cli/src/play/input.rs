@@ -5,7 +5,7 @@ use gin_cards::Card;
 
 /// A card as typed: by name (`7h`, `7H`, `7♥`, `10h`) or by its position in the shown hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CardRef {
+pub(super) enum CardRef {
     /// A card by name.
     Card(Card),
     /// A position in the shown hand, from 1.
@@ -14,7 +14,7 @@ pub enum CardRef {
 
 /// One line of input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Command {
+pub(super) enum Command {
     /// An empty line.
     Nothing,
     /// `t`, `take`: take the first upcard.
@@ -47,7 +47,7 @@ pub enum Command {
 ///
 /// # Errors
 /// A message for the player: what was not understood and what to type instead.
-pub fn parse(line: &str) -> Result<Command, String> {
+pub(super) fn parse(line: &str) -> Result<Command, String> {
     let text = line.trim().to_lowercase();
     let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
     let command = match words.as_slice() {
@@ -96,7 +96,7 @@ fn card_ref(word: &str) -> Result<CardRef, String> {
 }
 
 /// The help text for the commands.
-pub const HELP: &str = "\
+pub(super) const HELP: &str = "\
 Commands (type one, then Enter):
   t or take        take the first upcard      p or pass     refuse it
   s or stock       draw from the stock        d or pile     take the top of the discard pile

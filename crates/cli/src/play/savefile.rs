@@ -24,13 +24,13 @@ use serde::{Deserialize, Serialize};
 use crate::external::{self, AgentChoice, Report};
 
 /// The `format` of line 1.
-pub const FORMAT: &str = "gin-play";
+pub(super) const FORMAT: &str = "gin-play";
 /// The `version` of line 1.
-pub const VERSION: u32 = 1;
+pub(super) const VERSION: u32 = 1;
 
 /// Line 1 of a save.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayHeader {
+pub(super) struct PlayHeader {
     /// Always [`FORMAT`].
     pub format: String,
     /// [`VERSION`].
@@ -44,7 +44,7 @@ pub struct PlayHeader {
 impl PlayHeader {
     /// The header of a game against the AI `ai` with the person in `human`'s seat, or of a
     /// hotseat game.
-    pub fn new(opponent: Option<(&str, Player)>) -> PlayHeader {
+    pub(super) fn new(opponent: Option<(&str, Player)>) -> PlayHeader {
         PlayHeader {
             format: FORMAT.to_owned(),
             version: VERSION,
@@ -55,14 +55,14 @@ impl PlayHeader {
 }
 
 /// An AI opponent: its seat and the agent.
-pub type Opponent = (Player, Box<dyn Agent + Send>);
+pub(super) type Opponent = (Player, Box<dyn Agent + Send>);
 
 /// Builds the AI a spec names (a built-in agent or `cmd:PROGRAM ARGS...`), started for a game
 /// in `seat`, with the report that says why a program forfeits.
 ///
 /// # Errors
 /// An unknown agent or a bad setting, or a program that cannot be started.
-pub fn build_ai(spec: &str, seat: Player, header: &LogHeader, timeout: Duration) -> Result<(Opponent, Report)> {
+pub(super) fn build_ai(spec: &str, seat: Player, header: &LogHeader, timeout: Duration) -> Result<(Opponent, Report)> {
     let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
     let (mut agent, report) = external::build_agent(&parsed, &AgentParams::default(), timeout)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
@@ -71,7 +71,7 @@ pub fn build_ai(spec: &str, seat: Player, header: &LogHeader, timeout: Duration)
 
 /// The AI's move as `player` in `game`: its choice, then the cards it shows with a knock, big
 /// gin or a defense (`None`: the referee's choice), asked as the engine's runner asks them.
-pub fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> (Action, Option<Showing>) {
+pub(super) fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> (Action, Option<Showing>) {
     let legal = game.legal_actions();
     let view = game.view(player);
     let action = agent.choose(&view, &legal);
@@ -84,7 +84,7 @@ pub fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> (Action, O
 ///
 /// # Errors
 /// Any I/O error, naming the path.
-pub fn write(path: &Path, header: &PlayHeader, log: &LogHeader, events: &[Event]) -> Result<()> {
+pub(super) fn write(path: &Path, header: &PlayHeader, log: &LogHeader, events: &[Event]) -> Result<()> {
     let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new("."));
     fs::create_dir_all(dir).with_context(|| format!("cannot create the directory `{}`", dir.display()))?;
     let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "game".to_owned());
@@ -104,7 +104,7 @@ pub fn write(path: &Path, header: &PlayHeader, log: &LogHeader, events: &[Event]
 }
 
 /// A game read back from a save, ready to go on.
-pub struct Resumed {
+pub(super) struct Resumed {
     /// Line 1.
     pub header: PlayHeader,
     /// Line 2.
@@ -124,7 +124,7 @@ pub struct Resumed {
 /// # Errors
 /// A file that cannot be read, is not a `gin play` save, is of another version, is damaged, or
 /// was played by another version of the AI: the message says which.
-pub fn load(path: &Path, timeout: Duration) -> Result<Resumed> {
+pub(super) fn load(path: &Path, timeout: Duration) -> Result<Resumed> {
     let bytes = fs::read(path).with_context(|| format!("cannot read the save file `{}`", path.display()))?;
     let text =
         String::from_utf8(bytes).map_err(|_| anyhow!("`{}` is not a gin save file: it is not text", path.display()))?;
@@ -257,7 +257,7 @@ fn json(event: &Event) -> String {
 
 /// Where a game is saved when no `--save` is given: `$XDG_STATE_HOME/gin/last-game.gin`, else
 /// `$HOME/.local/state/gin/last-game.gin`, else `last-game.gin` in the current directory.
-pub fn default_path() -> PathBuf {
+pub(super) fn default_path() -> PathBuf {
     let non_empty = |name| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
     let dir = non_empty("XDG_STATE_HOME")
         .filter(|dir| dir.is_absolute())
@@ -267,7 +267,7 @@ pub fn default_path() -> PathBuf {
 }
 
 /// Whether a save's last event ends the game (a quick look, for not losing unfinished games).
-pub fn is_finished(text: &str) -> bool {
+pub(super) fn is_finished(text: &str) -> bool {
     text.lines()
         .rev()
         .find(|line| !line.trim().is_empty())

@@ -11,7 +11,7 @@ use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Meld, P
 
 /// How cards look: suit symbols or letters, red hearts and diamonds or no colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Look {
+pub(super) struct Look {
     /// `7♥` rather than `7H`.
     pub symbols: bool,
     /// ANSI colours (red suits, bold headings).
@@ -20,22 +20,22 @@ pub struct Look {
 
 impl Look {
     /// Letters, no colour: pipes, files and tests.
-    pub const PLAIN: Look = Look { symbols: false, color: false };
+    pub(super) const PLAIN: Look = Look { symbols: false, color: false };
 
     /// A card: `7H`, `7♥`, in red where colour is on and the suit is red.
-    pub fn card(self, card: Card) -> String {
+    pub(super) fn card(self, card: Card) -> String {
         let text = if self.symbols { format!("{card:#}") } else { card.to_string() };
         if self.color && card.suit().is_red() { format!("\x1b[31m{text}\x1b[0m") } else { text }
     }
 
     /// Cards separated by spaces, or `none`.
-    pub fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
+    pub(super) fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
         let texts: Vec<String> = cards.into_iter().map(|card| self.card(card)).collect();
         if texts.is_empty() { "none".to_owned() } else { texts.join(" ") }
     }
 
     /// Melds in brackets: `[AS 2S 3S] [7H 7D 7C]`, or `none`.
-    pub fn melds(self, melds: &[Meld]) -> String {
+    pub(super) fn melds(self, melds: &[Meld]) -> String {
         if melds.is_empty() {
             return "none".to_owned();
         }
@@ -44,14 +44,14 @@ impl Look {
     }
 
     /// A heading, in bold where colour is on.
-    pub fn bold(self, text: &str) -> String {
+    pub(super) fn bold(self, text: &str) -> String {
         if self.color { format!("\x1b[1m{text}\x1b[0m") } else { text.to_owned() }
     }
 }
 
 /// Who sits where, and how to speak of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seats {
+pub(super) struct Seats {
     names: ByPlayer<&'static str>,
     /// The seat spoken to as "you", if any (none at a hotseat table).
     you: Option<Player>,
@@ -59,19 +59,19 @@ pub struct Seats {
 
 impl Seats {
     /// A person in `human`'s seat against the computer.
-    pub fn versus_ai(human: Player) -> Seats {
+    pub(super) fn versus_ai(human: Player) -> Seats {
         let mut names = ByPlayer::new("The AI", "The AI");
         names[human] = "You";
         Seats { names, you: Some(human) }
     }
 
     /// Two people at one terminal.
-    pub fn hotseat() -> Seats {
+    pub(super) fn hotseat() -> Seats {
         Seats { names: ByPlayer::new("Player 1", "Player 2"), you: None }
     }
 
     /// The seat's name: `You`, `The AI`, `Player 1`.
-    pub fn name(&self, player: Player) -> &'static str {
+    pub(super) fn name(&self, player: Player) -> &'static str {
         self.names[player]
     }
 
@@ -83,7 +83,7 @@ impl Seats {
 
 /// A hand as it is shown: its best melds, then the unmelded cards, in the order positions count.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub(super) struct Layout {
     /// The melds, each in play order.
     pub melds: Vec<Vec<Card>>,
     /// The unmelded cards, spades to clubs, ace to king.
@@ -92,7 +92,7 @@ pub struct Layout {
 
 impl Layout {
     /// The hand grouped into a best arrangement.
-    pub fn of(hand: CardSet, solver: Solver) -> Layout {
+    pub(super) fn of(hand: CardSet, solver: Solver) -> Layout {
         let arrangement = solver.best_arrangement(hand);
         let mut melds: Vec<Vec<Card>> =
             arrangement.melds().iter().map(|meld| meld.cards_in_order().collect()).collect();
@@ -101,7 +101,7 @@ impl Layout {
     }
 
     /// The cards in display order: position `n` (from 1) is `order()[n - 1]`.
-    pub fn order(&self) -> Vec<Card> {
+    pub(super) fn order(&self) -> Vec<Card> {
         self.melds.iter().flatten().chain(&self.unmelded).copied().collect()
     }
 
@@ -144,7 +144,7 @@ impl Layout {
 
 /// The table as `view`'s player sees it on its turn: scores, stock, pile, what is known of the
 /// opponent, the hand in its best melds with positions, and what the hand may do now.
-pub fn table(view: &PlayerView<'_>, seats: &Seats, look: Look) -> String {
+pub(super) fn table(view: &PlayerView<'_>, seats: &Seats, look: Look) -> String {
     let me = view.seat;
     let them = me.opponent();
     let mut out = String::new();
@@ -191,7 +191,7 @@ pub fn table(view: &PlayerView<'_>, seats: &Seats, look: Look) -> String {
 
 /// What the hand may do now: its deadwood and how far it is from a knock, or the knock or gin it
 /// holds, with the command that makes it.
-pub fn hand_status(view: &PlayerView<'_>, look: Look) -> String {
+pub(super) fn hand_status(view: &PlayerView<'_>, look: Look) -> String {
     let solver = view.rules.solver();
     let limit = view.knock_limit;
     let limit_text = if limit == 0 { "gin only in this hand".to_owned() } else { format!("knock limit {limit}") };
@@ -239,7 +239,7 @@ pub fn hand_status(view: &PlayerView<'_>, look: Look) -> String {
 
 /// The question put to the player to act, one line (its first word names the decision:
 /// `Upcard`, `Draw:`, `Discard:`).
-pub fn question(view: &PlayerView<'_>, legal: &[Action], look: Look) -> String {
+pub(super) fn question(view: &PlayerView<'_>, legal: &[Action], look: Look) -> String {
     let top = view.pile_top().map(|card| look.card(card)).unwrap_or_default();
     match view.phase {
         Phase::UpcardOffer => format!("Upcard {top}: t to take it, p to pass."),
@@ -257,7 +257,7 @@ pub fn question(view: &PlayerView<'_>, legal: &[Action], look: Look) -> String {
 
 /// The moves in `events` as `viewer` may see them, one sentence per turn:
 /// `The AI draws from the stock and discards 9C.`
-pub fn narrate(events: &[Event], viewer: Player, seats: &Seats, look: Look) -> Vec<String> {
+pub(super) fn narrate(events: &[Event], viewer: Player, seats: &Seats, look: Look) -> Vec<String> {
     let mut sentences = Vec::new();
     let mut current: Option<(Player, Vec<String>)> = None;
     let flush = |current: &mut Option<(Player, Vec<String>)>, sentences: &mut Vec<String>| {
@@ -323,7 +323,7 @@ fn phrase(event: &Event, seats: &Seats, look: Look) -> Option<(Player, String)> 
 
 /// Everything the end of a hand shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HandEnd {
+pub(super) struct HandEnd {
     /// The hand's number.
     pub number: u32,
     /// The knocker, if anyone knocked.
@@ -340,7 +340,7 @@ pub struct HandEnd {
 impl HandEnd {
     /// The end of the hand that `event` reports (`None` unless it is [`Event::HandEnded`]): the
     /// showdown it carries, or for a dead hand both players' cards `hands` in their best melds.
-    pub fn of(event: &Event, number: u32, hands: ByPlayer<CardSet>, solver: Solver) -> Option<HandEnd> {
+    pub(super) fn of(event: &Event, number: u32, hands: ByPlayer<CardSet>, solver: Solver) -> Option<HandEnd> {
         let Event::HandEnded { score, points, showdown } = event else { return None };
         let (knocker, shown) = match showdown {
             Some(showdown) => (Some(showdown.knocker), showdown.shown),
@@ -358,7 +358,7 @@ impl HandEnd {
 
 /// The end of a hand: both hands with their melds, the layoffs, both deadwood counts, the result
 /// and the points.
-pub fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look) -> String {
+pub(super) fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", look.bold(&format!("── Hand {} is over ──", end.number)));
     let order = match end.knocker {
@@ -429,7 +429,7 @@ fn why_points(end: &HandEnd, knocker: Player) -> String {
 }
 
 /// The end of the game: every part of the result and the winner.
-pub fn game_end(result: &GameResult, rules: &Ruleset, seats: &Seats, look: Look) -> String {
+pub(super) fn game_end(result: &GameResult, rules: &Ruleset, seats: &Seats, look: Look) -> String {
     let mut out = String::new();
     let winner = seats.name(result.winner);
     let headline = if seats.you == Some(result.winner) {
@@ -466,7 +466,7 @@ pub fn game_end(result: &GameResult, rules: &Ruleset, seats: &Seats, look: Look)
 }
 
 /// An action in words, for hints: `draw from the stock`, `knock, discarding 9D (k 9D)`.
-pub fn describe(action: Action, view: &PlayerView<'_>, look: Look) -> String {
+pub(super) fn describe(action: Action, view: &PlayerView<'_>, look: Look) -> String {
     let top = view.pile_top().map(|card| look.card(card)).unwrap_or_default();
     match action {
         Action::TakeUpcard => format!("take the upcard {top} (t)"),
@@ -486,14 +486,14 @@ pub fn describe(action: Action, view: &PlayerView<'_>, look: Look) -> String {
 
 /// A reason behind a hint, in a sentence with the cards as `QS` (the caller puts them in its
 /// A hint: what `advisor` (the level's name) would do, then its reasons, most important first.
-pub fn hint(hint: &Hint, advisor: &str, view: &PlayerView<'_>, look: Look) -> Vec<String> {
+pub(super) fn hint(hint: &Hint, advisor: &str, view: &PlayerView<'_>, look: Look) -> Vec<String> {
     let mut lines = vec![format!("Hint: {advisor} would {}.", describe(hint.action, view, look))];
     lines.extend(hint.reasons.iter().map(|reason| format!("  - {}", self::reason(reason, look))));
     lines
 }
 
 /// One reason of a hint, in words, with its cards in `look`.
-pub fn reason(reason: &Reason, look: Look) -> String {
+pub(super) fn reason(reason: &Reason, look: Look) -> String {
     let c = |card| look.card(card);
     match *reason {
         Reason::TakeOrDraw { card, take, stock } => format!(
