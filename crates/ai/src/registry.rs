@@ -156,7 +156,6 @@ pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + S
         Some((key, _)) => Err(SpecError::NoSettings { agent: spec.name.clone(), setting: key.clone() }),
         None => Ok(()),
     };
-    let setting_error = |error| SpecError::Setting { agent: spec.name.clone(), error };
     Ok(match spec.name.as_str() {
         "random" => {
             no_settings()?;
@@ -170,21 +169,8 @@ pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + S
             no_settings()?;
             Box::new(SimpleAgent::default())
         }
-        "expert" => {
-            let mut expert = params.expert.clone();
-            for (key, value) in &spec.settings {
-                expert.set_text(key, value).map_err(setting_error)?;
-            }
-            Box::new(ExpertAgent::new(expert))
-        }
-        "mc" | "mc-fast" => {
-            let (name, mut search) =
-                if spec.name == "mc" { ("mc", params.mc.clone()) } else { ("mc-fast", params.mc_fast.clone()) };
-            for (key, value) in &spec.settings {
-                search.set_text(key, value).map_err(setting_error)?;
-            }
-            Box::new(McAgent::new(name, search, params.expert.clone()))
-        }
+        "expert" => Box::new(expert(spec, params)?),
+        "mc" | "mc-fast" => Box::new(search(spec, params)?),
         other => return Err(SpecError::UnknownAgent(other.to_owned())),
     })
 }
@@ -197,25 +183,30 @@ pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + S
 pub fn build_advisor(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Advisor + Send>, SpecError> {
     // The spec is checked whatever advises on it.
     build(spec, params)?;
-    let setting_error = |error| SpecError::Setting { agent: spec.name.clone(), error };
     Ok(match spec.name.as_str() {
-        "mc" | "mc-fast" => {
-            let (name, mut search) =
-                if spec.name == "mc" { ("mc", params.mc.clone()) } else { ("mc-fast", params.mc_fast.clone()) };
-            for (key, value) in &spec.settings {
-                search.set_text(key, value).map_err(setting_error)?;
-            }
-            Box::new(McAgent::new(name, search, params.expert.clone()))
-        }
-        "expert" => {
-            let mut expert = params.expert.clone();
-            for (key, value) in &spec.settings {
-                expert.set_text(key, value).map_err(setting_error)?;
-            }
-            Box::new(ExpertAgent::new(expert))
-        }
+        "mc" | "mc-fast" => Box::new(search(spec, params)?),
+        "expert" => Box::new(expert(spec, params)?),
         _ => Box::new(ExpertAgent::new(params.expert.clone())),
     })
+}
+
+/// The expert a spec named `expert` describes.
+fn expert(spec: &AgentSpec, params: &AgentParams) -> Result<ExpertAgent, SpecError> {
+    let mut expert = params.expert.clone();
+    for (key, value) in &spec.settings {
+        expert.set_text(key, value).map_err(|error| SpecError::Setting { agent: spec.name.clone(), error })?;
+    }
+    Ok(ExpertAgent::new(expert))
+}
+
+/// The searcher a spec named `mc` or `mc-fast` describes.
+fn search(spec: &AgentSpec, params: &AgentParams) -> Result<McAgent, SpecError> {
+    let (name, mut search) =
+        if spec.name == "mc" { ("mc", params.mc.clone()) } else { ("mc-fast", params.mc_fast.clone()) };
+    for (key, value) in &spec.settings {
+        search.set_text(key, value).map_err(|error| SpecError::Setting { agent: spec.name.clone(), error })?;
+    }
+    Ok(McAgent::new(name, search, params.expert.clone()))
 }
 
 #[cfg(test)]

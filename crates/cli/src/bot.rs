@@ -31,12 +31,13 @@ option.";
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
   gin sim --a 'cmd:gin bot --agent simple' --b simple --games 100
-  gin play --ai 'cmd:gin bot --agent expert:knock_bias=2'";
+  gin play --ai 'cmd:gin bot --agent expert:danger_weight=2'";
 
 /// The options of `gin bot`.
 #[derive(Debug, Args)]
 pub(crate) struct BotArgs {
-    /// The agent: random, greedy, simple or expert, with settings as expert:key=value,...
+    /// The agent: random, greedy, simple, expert, mc-fast or mc, with settings as
+    /// expert:key=value,... (`gin settings` lists them)
     #[arg(long, value_name = "SPEC")]
     agent: AgentSpec,
     /// A JSON file of agent parameters (see `gin help sim`).

@@ -3,6 +3,7 @@
 //! `gin play` is a game against the AI at the terminal, saved after every move;
 //! `gin analyze` shows a hand's best melds, its deadwood, and whether it can knock or is gin;
 //! `gin sim` plays two agents against each other many times and reports how each did;
+//! `gin settings` lists every setting of the rules and the agents;
 //! `gin bot` runs a built-in agent as an external agent (docs/protocol.md), and any agent spec
 //! may be `cmd:PROGRAM ARGS...`, a program that plays over that protocol.
 //! This crate is the only one that prints: the libraries return values, the commands render them.
@@ -15,6 +16,7 @@ mod protocol;
 mod render;
 mod replay;
 mod rules_arg;
+mod settings;
 mod sim;
 mod stats;
 
@@ -42,7 +44,8 @@ const EXIT_USAGE: u8 = 2;
         gin analyze \"AS 2S 3S 7H 7D 7C JC QC KC 3H\"\n  \
         gin analyze --json - < hands.txt\n  \
         gin replay ~/.local/state/gin/last-game.gin\n  \
-        gin sim --a expert --b simple --games 10000\n\n\
+        gin sim --a expert --b simple --games 10000\n  \
+        gin settings rules\n\n\
         Run `gin help <command>` for everything a command can do."
 )]
 struct Cli {
@@ -64,6 +67,9 @@ enum Command {
     /// Show a saved or finished game hand by hand.
     #[command(long_about = replay::LONG_ABOUT, after_help = replay::AFTER_HELP)]
     Replay(replay::ReplayArgs),
+    /// List every setting of the rules and of the agents: what it takes, its default, its meaning.
+    #[command(long_about = settings::LONG_ABOUT, after_help = settings::AFTER_HELP)]
+    Settings(settings::SettingsArgs),
     /// Play two agents against each other in mirrored pairs of games and compare them.
     #[command(long_about = sim::LONG_ABOUT, after_help = sim::AFTER_HELP)]
     Sim(sim::SimArgs),
@@ -105,6 +111,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bot::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Settings(args) => settings::run(args),
         Command::Sim(args) => sim::run(args),
     };
     match result {

@@ -368,7 +368,7 @@ mod tests {
         assert_eq!((defense.action, defense.melds, defense.laid_off), (Action::LayOff, None, Some(cards("4S"))));
     }
 
-    /// RULES.md V10: player one takes the upcard 9H and may knock discarding 3H; player two, the
+    /// docs/rules.md V10: player one takes the upcard 9H and may knock discarding 3H; player two, the
     /// defender, can lay off 4S.
     fn v10_game() -> Game {
         let hands = ByPlayer::new(cards("AS 2S 3S 7H 7D 7C JC QC KC 3H"), cards("9D 9S 9C TD TH TS 4D 5D 6D 4S"));

@@ -31,7 +31,7 @@ settings as `expert:knock_max_late=7,danger_weight=2` or `mc:samples=500,threads
 reads parameters from a JSON file first (any name it leaves out keeps its default): the expert's at \
 the top level, the search's in an \"mc\" object, as {\"danger_weight\": 3, \"mc\": {\"samples\": 500}}. \
 The expert parameters apply to expert and to the expert inside mc and mc-fast; the spec's settings \
-apply on top.
+apply on top. `gin settings` lists every setting with its range, default and meaning.
 
 `cmd:PROGRAM ARGS...` is a program that plays over the external-agent protocol \
 (docs/protocol.md), started afresh for every game. The rest of the spec is split on \
@@ -94,7 +94,8 @@ const TICK: Duration = Duration::from_millis(100);
 /// The arguments of `gin sim`.
 #[derive(Debug, Args)]
 pub(crate) struct SimArgs {
-    /// The first agent: random, greedy, simple or expert, with settings as expert:key=value,...
+    /// The first agent: random, greedy, simple, expert, mc-fast or mc, with settings as
+    /// expert:key=value,... (`gin settings` lists them), or cmd:PROGRAM ARGS...
     #[arg(long = "a", value_name = "SPEC")]
     a: AgentChoice,
 

@@ -607,7 +607,7 @@ mod tests {
     fn undercuts_count_for_the_defender_and_against_the_knocker() {
         let mut tally = Tally::default();
         let mut observer = GameObserver::new(&mut tally, &STANDARD, Side::A.seated(Player::One));
-        // RULES.md V10: two knocks with 3; one lays off 4S and undercuts for 28.
+        // docs/rules.md V10: two knocks with 3; one lays off 4S and undercuts for 28.
         let shown = ByPlayer::new(
             showing("9D 9H 9S TD TH TS 4D 5D 6D 4S", &["9D 9H 9S", "TD TH TS", "4D 5D 6D"], "4S"),
             showing("AS 2S 3S 7H 7D 7C JC QC KC 3H", &["AS 2S 3S", "7H 7D 7C", "JC QC KC"], ""),

@@ -11,11 +11,11 @@ mod play;
 mod replay;
 mod sim;
 
-/// RULES.md V10: the knocker's hand, deadwood 3.
+/// docs/rules.md V10: the knocker's hand, deadwood 3.
 const V10_KNOCKER: &str = "AS 2S 3S 7H 7D 7C JC QC KC 3H";
-/// RULES.md V5: 11 cards whose best discard, `3D`, leaves gin.
+/// docs/rules.md V5: 11 cards whose best discard, `3D`, leaves gin.
 const V5: &str = "AS 2S 4S 2H 4H AD 2D 3D 4D AC 2C";
-/// RULES.md V4: all 11 cards melded.
+/// docs/rules.md V4: all 11 cards melded.
 const V4: &str = "AS 2S 3S 4S 5C 5D 5H 9H TH JH QH";
 
 /// What one run of `gin` did.
@@ -317,7 +317,7 @@ fn bad_rules_name_the_path() {
 
 #[test]
 fn oklahoma_takes_the_limit_from_the_upcard() {
-    // RULES.md V15: with an ace upcard the limit is 0, and deadwood 1 cannot knock.
+    // docs/rules.md V15: with an ace upcard the limit is 0, and deadwood 1 cannot knock.
     let deadwood_one = "AS 2S 3S 4H 5H 6H 7D 8D 9D AC";
     let ace = json_lines(&gin(&["analyze", "--json", "--rules", "oklahoma", "--upcard", "AC", deadwood_one], ""));
     assert_eq!(ace[0]["deadwood"], 1);
@@ -380,4 +380,47 @@ fn help_teaches_the_notation_and_names_the_commands() {
 
     let version = gin(&["--version"], "");
     assert_eq!(version.stdout, format!("gin {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// The line of `name` in a settings listing.
+fn setting_line<'a>(listing: &'a str, name: &str) -> Option<&'a str> {
+    listing.lines().find(|line| line.split_whitespace().next() == Some(name))
+}
+
+#[test]
+fn settings_lists_every_setting_of_every_table_with_the_defaults_of_the_rules_given() {
+    use gin_ai::{ExpertParams, McParams};
+    use gin_rules::settings::Settings as _;
+
+    let all = gin(&["settings"], "");
+    assert_eq!(all.code, Some(0), "{}", all.stderr);
+    let names = gin_rules::Ruleset::table()
+        .iter()
+        .map(|s| s.name)
+        .chain(ExpertParams::table().iter().map(|s| s.name))
+        .chain(McParams::table().iter().map(|s| s.name));
+    for name in names {
+        assert!(setting_line(&all.stdout, name).is_some(), "`{name}` is missing:\n{}", all.stdout);
+    }
+    // The rules' defaults are those of --rules; the two search levels have their own.
+    let standard = gin(&["settings", "rules"], "").stdout;
+    let oklahoma = gin(&["settings", "rules", "--rules", "oklahoma"], "").stdout;
+    assert!(setting_line(&standard, "knock_limit").unwrap().contains("(default 10)"), "{standard}");
+    assert!(setting_line(&oklahoma, "knock_limit").unwrap().contains("(default \"upcard\")"), "{oklahoma}");
+    let fast = gin(&["settings", "mc-fast"], "").stdout;
+    let strong = gin(&["settings", "mc"], "").stdout;
+    assert!(setting_line(&fast, "samples").unwrap().contains("(default 200)"), "{fast}");
+    assert!(setting_line(&strong, "samples").unwrap().contains("(default 2000)"), "{strong}");
+    assert!(setting_line(&strong, "danger_weight").is_none(), "only the asked table: {strong}");
+
+    let bad = gin(&["settings", "everything"], "");
+    assert_eq!(bad.code, Some(2));
+    assert!(bad.stderr.contains("possible values: rules, expert, mc-fast, mc"), "{}", bad.stderr);
+}
+
+#[test]
+fn a_setting_out_of_range_in_a_spec_names_the_setting_its_range_and_the_value() {
+    let run = gin(&["sim", "--a", "expert:danger_weight=500", "--games", "2"], "");
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("setting `danger_weight` must be from -100 to 100, found 500"), "{}", run.stderr);
 }

@@ -1,0 +1,92 @@
+//! `gin settings`: every setting of the rules and of the agents, with what it takes, its default
+//! and its meaning, printed from the settings' own tables (`gin_rules::settings`), the same
+//! tables that parse and check them.
+
+use std::fmt::Write as _;
+use std::io::{self, Write as _};
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use gin_ai::registry::AgentParams;
+use gin_rules::settings::help;
+
+use crate::rules_arg::RulesArg;
+use crate::{Failure, Outcome};
+
+/// `gin help settings`.
+pub(crate) const LONG_ABOUT: &str = "\
+List the settings of the rules and of the built-in agents: each one's name, what it takes (its \
+type and range), its default and its meaning. Every reader of settings (rules files, agent specs, \
+parameter files, saves) takes exactly these, and refuses anything else with a message that names \
+the setting, what it takes and the value found.
+
+Where each table is used:
+  rules     a house-rules file for --rules: a JSON object of these settings, on top of a \
+preset named by \"preset\" (standard when left out), as {\"preset\": \"pagat\", \"knock_limit\": 7}. \
+The defaults shown are those of --rules (standard unless given).
+  expert    the expert's parameters, in an agent spec (expert:danger_weight=2,knock_max_late=3) \
+or at the top level of a --param file; they also drive the expert inside mc-fast and mc.
+  mc-fast   the search's settings at the mc-fast level, in a spec (mc-fast:samples=400) or in \
+the \"mc\" object of a --param file (which sets both levels).
+  mc        the same settings at the mc level (mc:threads=2).";
+
+/// The examples after `gin settings --help`.
+pub(crate) const AFTER_HELP: &str = "\
+Examples:
+  gin settings
+  gin settings rules --rules oklahoma
+  gin settings expert
+  gin sim --a expert:danger_weight=2 --b mc-fast:samples=400";
+
+/// Which table of settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Table {
+    /// The rule set's settings (a house-rules file).
+    Rules,
+    /// The expert's parameters.
+    Expert,
+    /// The search's settings at the mc-fast level.
+    McFast,
+    /// The search's settings at the mc level.
+    Mc,
+}
+
+/// The options of `gin settings`.
+#[derive(Debug, Args)]
+pub(crate) struct SettingsArgs {
+    /// The table to list; all of them when left out.
+    #[arg(value_enum, value_name = "TABLE")]
+    table: Option<Table>,
+    #[command(flatten)]
+    rules: RulesArg,
+}
+
+/// Runs `gin settings`.
+pub(crate) fn run(args: &SettingsArgs) -> Result<Outcome, Failure> {
+    let (rules, source) = args.rules.load().map_err(Failure::usage)?;
+    let params = AgentParams::default();
+    let tables = match args.table {
+        Some(table) => vec![table],
+        None => vec![Table::Rules, Table::Expert, Table::McFast, Table::Mc],
+    };
+    let mut text = String::new();
+    for (index, table) in tables.into_iter().enumerate() {
+        if index > 0 {
+            text.push('\n');
+        }
+        let (heading, body) = match table {
+            Table::Rules => (format!("rules (defaults of the {source}; --rules FILE):"), help(&rules)),
+            Table::Expert => {
+                ("expert (expert:NAME=VALUE, or the top level of --param FILE):".to_owned(), help(&params.expert))
+            }
+            Table::McFast => {
+                ("mc-fast (mc-fast:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc_fast))
+            }
+            Table::Mc => ("mc (mc:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc)),
+        };
+        let _ = writeln!(text, "{heading}");
+        text.push_str(&body);
+    }
+    io::stdout().lock().write_all(text.as_bytes()).context("cannot write to standard output")?;
+    Ok(Outcome::Success)
+}
