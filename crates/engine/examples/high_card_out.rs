@@ -1,14 +1,15 @@
 //! An agent written outside `gin-ai`, measured with the runner `gin sim` uses:
 //! `cargo run --release -p gin-engine --example high_card_out`.
 //!
-//! `docs/agents.md` ("Your own agent") walks through this file.
+//! `docs/agents.md` ("Your own agent") walks through this file, and the engine's runner tests
+//! play this very agent (`crates/engine/tests/it/runner.rs`).
 
 use gin_engine::{Action, Agent, PlayerView, RandomAgent, RunOptions, play_match};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
 /// Knocks (or goes gin) when it may; otherwise discards its highest card, draws from the stock,
 /// refuses the upcard and lays off what it can.
-struct HighCardOut;
+pub(crate) struct HighCardOut;
 
 impl Agent for HighCardOut {
     fn name(&self) -> &str {

@@ -1,7 +1,9 @@
 //! `Deal`: one hand of Gin Rummy, from the deal to the score, in a compact `Copy` state.
 
 use gin_cards::{Card, CardSet, Deck, random};
-use gin_rules::{ByPlayer, HandScore, KnockKind, Meld, MeldError, Player, Ruleset, Showdown, Showing, StockEnd};
+use gin_rules::{
+    ByPlayer, HandScore, KnockKind, Meld, MeldError, Player, Ruleset, Showdown, Showing, StockEnd, score_hand,
+};
 
 use crate::{Action, Event, LegalActions, PlayerView};
 
@@ -284,6 +286,10 @@ impl std::fmt::Debug for Pile {
 /// Where the events of a move go: a `Vec` keeps them, `()` drops them (for searches that play
 /// many hands out and look only at the end).
 pub(crate) trait EventSink {
+    /// Whether the events are dropped unread: the end of a hand is then scored without working
+    /// out the showdown that only its event carries.
+    const SILENT: bool = false;
+
     fn emit(&mut self, event: Event);
 }
 
@@ -294,6 +300,8 @@ impl EventSink for Vec<Event> {
 }
 
 impl EventSink for () {
+    const SILENT: bool = true;
+
     fn emit(&mut self, _event: Event) {}
 }
 
@@ -650,11 +658,17 @@ impl Deal {
     }
 
     /// Applies an action known to be legal, with the referee's showing and no events: for
-    /// searches that play many futures out.
+    /// searches that play many futures out. The hand ends as [`Deal::play`] would leave it, with
+    /// the same score; the showdown, which only the hand-ended event carries, is not worked out.
     ///
     /// # Panics
     /// May panic, or leave the hand inconsistent, if the action is not legal.
     pub fn play_unchecked(&mut self, rules: &Ruleset, player: Player, action: Action) {
+        if let (Phase::LayOff, Action::LayOff, Some(knock)) = (self.phase, action, self.knock) {
+            let deadwood = rules.solver().defense_deadwood(knock.shown.melds(), self.hands[player]);
+            self.score_only(rules, deadwood);
+            return;
+        }
         let shown = if action.shows_cards() {
             Some(self.engine_showing(rules, action).expect("play_unchecked: an illegal action"))
         } else {
@@ -870,14 +884,14 @@ impl Deal {
         events.emit(Event::StockRebuilt { size: self.stock.len() });
     }
 
-    fn knocked(
+    fn knocked<E: EventSink>(
         &mut self,
         rules: &Ruleset,
         player: Player,
         kind: KnockKind,
         discard: Option<Card>,
         shown: Showing,
-        events: &mut impl EventSink,
+        events: &mut E,
     ) {
         events.emit(Event::Knocked { player, kind, discard, shown });
         self.knock = Some(Knock { player, kind, shown });
@@ -885,6 +899,8 @@ impl Deal {
         self.to_act = defender;
         if kind == KnockKind::Knock && rules.layoffs {
             self.phase = Phase::LayOff;
+        } else if E::SILENT {
+            self.score_only(rules, rules.solver().min_deadwood(self.hands[defender]));
         } else {
             // No layoffs against gin, or under a no-layoff house rule: the defender's best melds.
             let own = rules.solver().best_arrangement(self.hands[defender]);
@@ -901,6 +917,15 @@ impl Deal {
         debug_assert_eq!(showdown.defender(), defender);
         let score = showdown.score(rules, self.upcard);
         self.end(score, Some(showdown), events);
+    }
+
+    /// Ends the hand answering the knock with its score alone, the defender's side being its
+    /// least `deadwood` (what its showing would count): for a silent sink.
+    fn score_only(&mut self, rules: &Ruleset, deadwood: u32) {
+        let knock = self.knock.expect("a knock is being answered");
+        let score = score_hand(rules, knock.player, knock.kind, knock.shown.deadwood(), deadwood, self.upcard);
+        self.to_act = knock.player.opponent();
+        self.end(score, None, &mut ());
     }
 
     fn end(&mut self, score: HandScore, showdown: Option<Showdown>, events: &mut impl EventSink) {

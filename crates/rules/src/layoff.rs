@@ -53,12 +53,23 @@ impl Solver {
     /// ace or above a king (above a king only an ace, and only with the ace-high rule). The
     /// defender may break its own melds to lay off. Pass no melds when layoffs are not allowed.
     pub fn defend(self, knocker_melds: &[Meld], hand: CardSet) -> Defense {
-        let mut best = (u32::MAX, CardSet::EMPTY);
-        self.try_layoffs(knocker_melds, hand, CardSet::EMPTY, &mut best);
-        let (deadwood, laid_off) = best;
+        let (deadwood, laid_off) = self.least_defense(knocker_melds, hand);
         let arrangement = self.best_arrangement(hand - laid_off);
         debug_assert_eq!(arrangement.deadwood(), deadwood);
         Defense { deadwood, laid_off, arrangement }
+    }
+
+    /// The deadwood of [`Solver::defend`] alone, without the arrangement that reaches it: for a
+    /// search that needs only the score.
+    pub fn defense_deadwood(self, knocker_melds: &[Meld], hand: CardSet) -> u32 {
+        self.least_defense(knocker_melds, hand).0
+    }
+
+    /// The defender's least deadwood and the layoffs that reach it.
+    fn least_defense(self, knocker_melds: &[Meld], hand: CardSet) -> (u32, CardSet) {
+        let mut best = (u32::MAX, CardSet::EMPTY);
+        self.try_layoffs(knocker_melds, hand, CardSet::EMPTY, &mut best);
+        best
     }
 
     /// The cards of `cards` that could be laid off on `melds` if all of `cards` were offered: the

@@ -95,38 +95,12 @@ fn a_game_over_the_hand_limit_is_abandoned() {
     assert_eq!(record.outcome.winner(), None);
 }
 
-/// An agent written outside gin-ai, as a user's own crate would: it discards its highest card,
-/// knocks when it may, and otherwise draws from the stock.
-struct HighCardOut;
-
-impl Agent for HighCardOut {
-    fn name(&self) -> &str {
-        "high-card-out"
-    }
-
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        if let Some(knock) = legal.iter().find(|a| matches!(a, Action::Knock { .. } | Action::BigGin)) {
-            return *knock;
-        }
-        let highest = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Discard { card } => Some(*card),
-                _ => None,
-            })
-            .max_by_key(|card| (card.value(), card.rank()));
-        if let Some(card) = highest {
-            return Action::Discard { card };
-        }
-        for wanted in [Action::DrawStock, Action::PassUpcard, Action::LayOff] {
-            if legal.contains(&wanted) {
-                return wanted;
-            }
-        }
-        let _ = view;
-        legal[0]
-    }
-}
+/// The agent of `docs/agents.md`, written outside gin-ai as a user's own crate would: it
+/// discards its highest card, knocks when it may, and otherwise draws from the stock.
+#[path = "../../examples/high_card_out.rs"]
+#[allow(dead_code, reason = "the example's `main` is not called here")]
+mod high_card_out;
+use high_card_out::HighCardOut;
 
 #[test]
 fn an_agent_from_another_crate_plays_through_the_runner() {

@@ -156,6 +156,7 @@ proptest! {
         prop_assert!(solver.is_valid_layoff(&melds, defense.laid_off));
         check_arrangement(&defense.arrangement, defender - defense.laid_off, ace_high)?;
         prop_assert_eq!(defense.arrangement.deadwood(), defense.deadwood);
+        prop_assert_eq!(solver.defense_deadwood(&melds, defender), defense.deadwood);
         // Laying off never leaves more than the defender's own best melds would.
         prop_assert!(defense.deadwood <= solver.min_deadwood(defender));
     }
