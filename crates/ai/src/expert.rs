@@ -155,6 +155,9 @@ impl Settings for ExpertParams {
 pub struct ExpertAgent {
     params: ExpertParams,
     rng: GinRng,
+    /// The game's seed for this agent; each decision reseeds `rng` from it
+    /// ([`PlayerView::decision_seed`]), so a choice never depends on the ones before.
+    seed: u64,
     tracker: Tracker,
     solver: Solver,
 }
@@ -168,7 +171,13 @@ impl Default for ExpertAgent {
 impl ExpertAgent {
     /// An expert with these parameters.
     pub fn new(params: ExpertParams) -> ExpertAgent {
-        ExpertAgent { params, rng: random::seeded_rng(0), tracker: Tracker::new(Player::One), solver: Solver::ACE_LOW }
+        ExpertAgent {
+            params,
+            rng: random::seeded_rng(0),
+            seed: 0,
+            tracker: Tracker::new(Player::One),
+            solver: Solver::ACE_LOW,
+        }
     }
 
     /// Its parameters.
@@ -453,7 +462,7 @@ impl Agent for ExpertAgent {
     }
 
     fn start_game(&mut self, seat: Player, rules: &Ruleset, seed: u64) {
-        self.rng = random::seeded_rng(seed);
+        self.seed = seed;
         self.tracker.reset(seat);
         self.solver = rules.solver();
     }
@@ -476,6 +485,7 @@ impl Agent for ExpertAgent {
 
 impl ExpertAgent {
     fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], why: &mut Option<&mut Vec<Reason>>) -> Action {
+        self.rng = random::seeded_rng(view.decision_seed(self.seed));
         let wanted = match view.phase {
             Phase::UpcardOffer => {
                 let top = view.pile_top();

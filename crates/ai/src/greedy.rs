@@ -30,13 +30,16 @@ const SUIT_DANGER: i32 = 3;
 #[derive(Clone, Debug)]
 pub struct GreedyAgent {
     rng: GinRng,
+    /// The game's seed for this agent; each decision reseeds `rng` from it
+    /// ([`PlayerView::decision_seed`]), so a choice never depends on the ones before.
+    seed: u64,
     tracker: Tracker,
 }
 
 impl GreedyAgent {
     /// A greedy agent seeded with `seed` (the runner reseeds it at each game).
     pub fn new(seed: u64) -> GreedyAgent {
-        GreedyAgent { rng: random::seeded_rng(seed), tracker: Tracker::default() }
+        GreedyAgent { rng: random::seeded_rng(seed), seed, tracker: Tracker::default() }
     }
 
     /// Whether taking the face-up card lowers the best deadwood at once.
@@ -124,7 +127,7 @@ impl Agent for GreedyAgent {
     }
 
     fn start_game(&mut self, seat: Player, _rules: &Ruleset, seed: u64) {
-        self.rng = random::seeded_rng(seed);
+        self.seed = seed;
         self.tracker.reset(seat);
     }
 
@@ -133,6 +136,7 @@ impl Agent for GreedyAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        self.rng = random::seeded_rng(view.decision_seed(self.seed));
         let action = match view.phase {
             Phase::UpcardOffer if GreedyAgent::improves(view) => Some(Action::TakeUpcard),
             Phase::UpcardOffer => Some(Action::PassUpcard),

@@ -199,6 +199,9 @@ pub struct McAgent {
     params: McParams,
     expert: ExpertAgent,
     rng: GinRng,
+    /// The game's seed for this agent; each decision reseeds `rng` from it
+    /// ([`PlayerView::decision_seed`]), so a choice never depends on the ones before.
+    seed: u64,
     rules: Ruleset,
     odds: WinOdds,
     seat: Player,
@@ -220,6 +223,7 @@ impl McAgent {
             params,
             expert: ExpertAgent::new(expert),
             rng: random::seeded_rng(0),
+            seed: 0,
             odds: WinOdds::new(&rules),
             rules,
             seat: Player::One,
@@ -326,6 +330,7 @@ impl McAgent {
 
     /// The choice, with the expert's reasons and the search's in `why` when asked for.
     fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], mut why: Option<&mut Vec<Reason>>) -> Action {
+        self.rng = random::seeded_rng(view.decision_seed(self.seed));
         let base = match why {
             Some(_) => {
                 let hint = self.expert.advise(view, legal);
@@ -637,7 +642,7 @@ impl Agent for McAgent {
 
     fn start_game(&mut self, seat: Player, rules: &Ruleset, seed: u64) {
         self.expert.start_game(seat, rules, random::derive_seed(seed, 1));
-        self.rng = random::seeded_rng(seed);
+        self.seed = seed;
         if *rules != self.rules {
             self.odds = WinOdds::new(rules);
             self.rules = rules.clone();

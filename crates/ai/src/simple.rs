@@ -21,6 +21,9 @@ use crate::Tracker;
 #[derive(Clone, Debug)]
 pub struct SimpleAgent {
     rng: GinRng,
+    /// The game's seed for this agent; each decision reseeds `rng` from it
+    /// ([`PlayerView::decision_seed`]), so a choice never depends on the ones before.
+    seed: u64,
     tracker: Tracker,
     /// The (drawn, discarded) pairs of this hand, each as the set of its one or two cards.
     used_pairs: Vec<CardSet>,
@@ -33,6 +36,7 @@ impl SimpleAgent {
     pub fn new(seed: u64) -> SimpleAgent {
         SimpleAgent {
             rng: random::seeded_rng(seed),
+            seed,
             tracker: Tracker::default(),
             used_pairs: Vec::new(),
             showing: None,
@@ -134,7 +138,7 @@ impl Agent for SimpleAgent {
     }
 
     fn start_game(&mut self, seat: Player, _rules: &Ruleset, seed: u64) {
-        self.rng = random::seeded_rng(seed);
+        self.seed = seed;
         self.tracker.reset(seat);
         self.used_pairs.clear();
     }
@@ -147,6 +151,7 @@ impl Agent for SimpleAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        self.rng = random::seeded_rng(view.decision_seed(self.seed));
         self.showing = None;
         let wants_face_up = || view.pile_top().is_some_and(|card| forms_meld(view.hand, card, view.rules.ace_high));
         let action = match view.phase {

@@ -1,6 +1,6 @@
 //! `Agent`: the interface every player program implements.
 
-use gin_cards::random::{self, GinRng};
+use gin_cards::random;
 use gin_rules::{GameResult, Player, Ruleset, Showing};
 
 use crate::{Action, Event, PlayerView};
@@ -10,8 +10,11 @@ use crate::{Action, Event, PlayerView};
 /// The runner calls `start_game`, then `observe` for every event (as this player may see it,
 /// its own actions included; each event once) and `choose` whenever it is this player's turn
 /// (then `show` if the action lays cards down), then `end_game`.
-/// An agent owns its random source, seeded by the runner in `start_game`, so a match is the same
-/// every time it is played from the same seed. The trait is object safe: agents live in
+/// An agent's randomness comes from the seed the runner gives it in `start_game`, so a match is
+/// the same every time it is played from the same seed. An agent should draw each decision's
+/// random choices from [`PlayerView::decision_seed`] rather than from one stream over the game:
+/// then its choices depend only on what it observed, and a game rebuilt from its record (a
+/// resumed save) goes on as it would have. The trait is object safe: agents live in
 /// `Box<dyn Agent>`.
 pub trait Agent {
     /// A short name for reports, such as `random`.
@@ -49,13 +52,14 @@ pub trait Agent {
 /// Chooses uniformly among the legal actions: the baseline, and the engine's test driver.
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
-    rng: GinRng,
+    /// The game's seed for this agent; each decision draws from [`PlayerView::decision_seed`].
+    seed: u64,
 }
 
 impl RandomAgent {
     /// A random agent seeded with `seed` (the runner reseeds it at each game).
     pub fn new(seed: u64) -> RandomAgent {
-        RandomAgent { rng: random::seeded_rng(seed) }
+        RandomAgent { seed }
     }
 }
 
@@ -71,10 +75,11 @@ impl Agent for RandomAgent {
     }
 
     fn start_game(&mut self, _seat: Player, _rules: &Ruleset, seed: u64) {
-        self.rng = random::seeded_rng(seed);
+        self.seed = seed;
     }
 
-    fn choose(&mut self, _view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        legal[random::index(&mut self.rng, legal.len())]
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+        let mut rng = random::seeded_rng(view.decision_seed(self.seed));
+        legal[random::index(&mut rng, legal.len())]
     }
 }

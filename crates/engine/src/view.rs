@@ -1,6 +1,6 @@
 //! `PlayerView`: exactly what one player may know.
 
-use gin_cards::{Card, CardSet};
+use gin_cards::{Card, CardSet, random};
 use gin_rules::{GameScore, Player, Ruleset, Showing};
 
 use crate::{Action, Game, Knock, Phase};
@@ -82,6 +82,26 @@ impl<'a> PlayerView<'a> {
     /// The top of the discard pile.
     pub fn pile_top(&self) -> Option<Card> {
         self.discard_pile.last().copied()
+    }
+
+    /// A seed for this decision alone: `seed` (the agent's own, from
+    /// [`crate::Agent::start_game`]) mixed with where the game stands (the hand, the draws so
+    /// far, the phase and the upcard's refusals), which no two decisions of a game share.
+    ///
+    /// An agent that draws this decision's random choices from it chooses the same here whatever
+    /// it chose before: a game rebuilt from its record (a resumed save) goes on exactly as it
+    /// would have, with any agent.
+    pub fn decision_seed(&self, seed: u64) -> u64 {
+        let phase: u64 = match self.phase {
+            Phase::UpcardOffer => 0,
+            Phase::Draw => 1,
+            Phase::Discard => 2,
+            Phase::LayOff => 3,
+            Phase::Over => 4,
+        };
+        let position =
+            u64::from(self.hand_number) << 32 | u64::from(self.draws) << 8 | phase << 4 | u64::from(self.upcard_passes);
+        random::derive_seed(seed, position)
     }
 
     /// Whether it is this player's turn.
