@@ -74,6 +74,11 @@ impl fmt::Display for ChoiceError {
 
 impl std::error::Error for ChoiceError {}
 
+/// Whether `text` names a program (`cmd:...`), as [`AgentChoice::from_str`] reads it.
+pub(crate) fn names_program(text: &str) -> bool {
+    text.trim_start().starts_with(PROGRAM_PREFIX)
+}
+
 impl FromStr for AgentChoice {
     type Err = ChoiceError;
 

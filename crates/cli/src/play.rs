@@ -23,6 +23,9 @@ use input::{CardRef, Command};
 use savefile::{Opponent, PlayHeader};
 use screen::{HandEnd, Layout, Look, Seats};
 
+/// The AI of a new game when --ai is not given.
+const DEFAULT_AI: &str = "mc";
+
 /// `gin help play`.
 pub(crate) const LONG_ABOUT: &str = "\
 Play Gin Rummy at the terminal: against the AI (mc, the searching agent, unless --ai says \
@@ -35,8 +38,11 @@ to draw from the stock or the discard pile, t or p to take or pass the first upc
 to knock, hint to see what the computer would do, help, save or quit.
 
 The game is saved after every move (to --save FILE, or to a file in your state directory shown \
-at the start). `gin play --resume FILE` goes on exactly where it stopped: same cards to come, \
-same AI decisions. Quitting, end of input and Ctrl-C all leave the save in place.
+at the start). `gin play --resume FILE` goes on exactly where it stopped: the save is the game's \
+record, replayed through the referee alone, so it resumes whatever has changed in the AI since; \
+the built-in AIs then play on as they would have. `--resume FILE --ai NAME` plays on against \
+another AI. A save never starts a program: an AI program (cmd:...) named in a save is replaced by \
+mc unless --ai names it again. Quitting, end of input and Ctrl-C all leave the save in place.
 
 The deal comes from --seed; without it a seed is drawn from the clock and printed, so that a \
 game can be played again.
@@ -51,7 +57,8 @@ Examples:
   gin play --ai simple --seed 42
   gin play --rules oklahoma --target 50
   gin play --hotseat
-  gin play --resume ~/.local/state/gin/last-game.gin";
+  gin play --resume ~/.local/state/gin/last-game.gin
+  gin play --resume ~/.local/state/gin/last-game.gin --ai expert";
 
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -70,8 +77,10 @@ pub(crate) struct PlayArgs {
     /// The AI to play against: random, greedy, simple, expert, mc-fast or mc, with settings as in
     /// `gin sim` (mc:samples=500), or a program that plays over the external-agent protocol,
     /// `cmd:PROGRAM ARGS...` (split on whitespace, no quoting; see docs/protocol.md).
-    #[arg(long, value_name = "NAME", default_value = "mc")]
-    ai: String,
+    /// With --resume, the AI that plays on instead of the save's (a save never starts a program
+    /// by itself: name it here to play on against it). [default: mc]
+    #[arg(long, value_name = "NAME")]
+    ai: Option<String>,
     /// The most time an AI program (cmd:...) may take over one decision.
     #[arg(long, value_name = "SECONDS", default_value = external::DEFAULT_TIMEOUT, value_parser = external::parse_timeout)]
     agent_timeout: Duration,
@@ -90,7 +99,7 @@ pub(crate) struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// Go on with the game saved in FILE (and keep saving to it, unless --save says otherwise).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["ai", "seed", "spec", "target", "hotseat"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "spec", "target", "hotseat"])]
     resume: Option<PathBuf>,
     /// Colour the suits: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
@@ -113,7 +122,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let mut out = io::stdout().lock();
     let session = match &args.resume {
         Some(path) => {
-            let resumed = savefile::load(path, args.agent_timeout)?;
+            let resumed = savefile::load(path, args.ai.as_deref(), &AgentParams::default(), args.agent_timeout)?;
             let save = args.save.clone().unwrap_or_else(|| path.clone());
             Session::resumed(resumed, save, look, terminal)
         }
@@ -147,6 +156,8 @@ struct Session {
     pending: ByPlayer<Vec<Event>>,
     /// The person who last saw the table (hotseat: whom to hide it from).
     last_viewer: Option<Player>,
+    /// What resuming changed (another AI than the save's), told at the start.
+    notes: Vec<String>,
 }
 
 /// Why a game stopped before its end.
@@ -170,10 +181,12 @@ impl Session {
         let (ai, header, seats) = if args.hotseat {
             (None, PlayHeader::new(None), Seats::hotseat())
         } else {
+            let spec = args.ai.as_deref().unwrap_or(DEFAULT_AI);
             let (ai, report) =
-                savefile::build_ai(&args.ai, human.opponent(), &log, args.agent_timeout).context("--ai")?;
+                savefile::build_ai(spec, human.opponent(), &log, &AgentParams::default(), args.agent_timeout)
+                    .context("--ai")?;
             ai_report = report;
-            (Some(ai), PlayHeader::new(Some((args.ai.as_str(), human))), Seats::versus_ai(human))
+            (Some(ai), PlayHeader::new(Some((spec, human))), Seats::versus_ai(human))
         };
         let (game, opening) = Game::new(&rules, seed);
         let mut session = Session {
@@ -191,6 +204,7 @@ impl Session {
             terminal,
             pending: ByPlayer::default(),
             last_viewer: None,
+            notes: Vec::new(),
         };
         session.save = match &args.save {
             Some(path) => path.clone(),
@@ -224,6 +238,7 @@ impl Session {
             terminal,
             pending: ByPlayer::default(),
             last_viewer: None,
+            notes: resumed.notes,
         }
     }
 
@@ -246,6 +261,9 @@ impl Session {
                 self.seats.name(Player::Two),
                 score.points[Player::Two]
             )?;
+            for note in &self.notes {
+                writeln!(out, "{note}")?;
+            }
         } else {
             writeln!(out, "{opponent}, playing to {} points.", rules.target)?;
             let how = if self.seed_drawn { "drawn from the clock; " } else { "" };

@@ -37,7 +37,7 @@ pub use agent::{Agent, RandomAgent};
 pub use deal::{Deal, HandSetup, Knock, MAX_DRAWS, Phase, PlayError, SetupError};
 pub use event::Event;
 pub use game::Game;
-pub use log::{LOG_VERSION, LogHeader, ReplayError, read_log, recorded_action, replay, write_log};
+pub use log::{LOG_VERSION, LogHeader, ReplayError, read_log, recorded_action, replay, replay_events, write_log};
 pub use runner::{
     GameOutcome, GameRecord, MAX_HANDS, RunOptions, agent_seed, game_seed, play_game, play_game_observed, play_match,
 };

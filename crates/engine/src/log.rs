@@ -135,6 +135,16 @@ pub fn read_log(text: &str) -> Result<(LogHeader, Vec<(usize, Event)>), ReplayEr
 /// [`ReplayError`] at the first line that cannot be read or that the game does not reproduce.
 pub fn replay(text: &str) -> Result<Game, ReplayError> {
     let (header, events) = read_log(text)?;
+    replay_events(&header, &events)
+}
+
+/// [`replay`] from a log already read ([`read_log`]): deals from `header`, plays the action each
+/// event records and checks every event the game produces. Returns the game as the events leave
+/// it.
+///
+/// # Errors
+/// [`ReplayError`] at the first event the game does not reproduce.
+pub fn replay_events(header: &LogHeader, events: &[(usize, Event)]) -> Result<Game, ReplayError> {
     let (mut game, opening) = match &header.setup {
         Some(setup) => Game::from_setup(&header.rules, header.seed, setup)?,
         None => Game::new(&header.rules, header.seed),

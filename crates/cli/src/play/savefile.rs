@@ -3,12 +3,8 @@
 //! Line 1 is `{"format":"gin-play","version":1,"ai":"expert","human":"one"}` (`ai` and `human`
 //! are `null` at a hotseat table); line 2 is the engine's [`LogHeader`]; every further line is
 //! one [`Event`] as the referee saw it: lines 2 on are exactly what [`gin_engine::write_log`]
-//! writes (a log of version [`gin_engine::LOG_VERSION`]). Resuming deals the same game from the
-//! header, rebuilds the AI from its spec and its seed, and walks the events: the AI chooses each
-//! of its moves again, with the cards it shows ([`ai_move`], as in play), and must choose what the
-//! log says; the people's moves are read from the log with the cards they showed
-//! ([`gin_engine::recorded_action`]), and every event the game produces must be the one logged.
-//! The AI's random state is then exactly where it was.
+//! writes (a log of version [`gin_engine::LOG_VERSION`]). Resuming replays the record through
+//! the engine alone and rebuilds the AI from the events it saw ([`load`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -17,7 +13,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use gin_ai::registry::AgentParams;
-use gin_engine::{Action, Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, write_log};
+use gin_engine::{Action, Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, replay_events, write_log};
 use gin_rules::{Player, Showing};
 use serde::{Deserialize, Serialize};
 
@@ -62,9 +58,15 @@ pub(super) type Opponent = (Player, Box<dyn Agent + Send>);
 ///
 /// # Errors
 /// An unknown agent or a bad setting, or a program that cannot be started.
-pub(super) fn build_ai(spec: &str, seat: Player, header: &LogHeader, timeout: Duration) -> Result<(Opponent, Report)> {
+pub(super) fn build_ai(
+    spec: &str,
+    seat: Player,
+    header: &LogHeader,
+    params: &AgentParams,
+    timeout: Duration,
+) -> Result<(Opponent, Report)> {
     let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
-    let (mut agent, report) = external::build_agent(&parsed, &AgentParams::default(), timeout)?;
+    let (mut agent, report) = external::build_agent(&parsed, params, timeout)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
     Ok(((seat, agent), report))
 }
@@ -105,7 +107,7 @@ pub(super) fn write(path: &Path, header: &PlayHeader, log: &LogHeader, events: &
 
 /// A game read back from a save, ready to go on.
 pub(super) struct Resumed {
-    /// Line 1.
+    /// Line 1, naming the AI that plays on.
     pub header: PlayHeader,
     /// Line 2.
     pub log: LogHeader,
@@ -113,112 +115,96 @@ pub(super) struct Resumed {
     pub game: Game,
     /// Every event so far.
     pub events: Vec<Event>,
-    /// The AI, having seen and chosen everything it did before.
+    /// The AI, having observed every event so far.
     pub ai: Option<Opponent>,
     /// Why the AI forfeits, when it is a program.
     pub report: Report,
+    /// What resuming changed, for the player: another AI than the save's, and why.
+    pub notes: Vec<String>,
 }
 
-/// Reads a save and rebuilds the game, the AI included.
+/// The AI that plays on when a save's opponent is a program not named again.
+pub(super) const STAND_IN: &str = "mc";
+
+/// Reads a save and rebuilds the game; the AI is `ai` when given, else the save's own.
 ///
 /// # Errors
-/// A file that cannot be read, is not a `gin play` save, is of another version, is damaged, or
-/// was played by another version of the AI: the message says which.
-pub(super) fn load(path: &Path, timeout: Duration) -> Result<Resumed> {
+/// A file that cannot be read, is not a `gin play` save, is of another version or is damaged
+/// (the message says which), or an AI that cannot be built.
+pub(super) fn load(path: &Path, ai: Option<&str>, params: &AgentParams, timeout: Duration) -> Result<Resumed> {
     let bytes = fs::read(path).with_context(|| format!("cannot read the save file `{}`", path.display()))?;
     let text =
         String::from_utf8(bytes).map_err(|_| anyhow!("`{}` is not a gin save file: it is not text", path.display()))?;
-    rebuild(&text, timeout).with_context(|| format!("cannot resume from `{}`", path.display()))
+    rebuild(&text, ai, params, timeout).with_context(|| format!("cannot resume from `{}`", path.display()))
 }
 
 /// [`load`] from the file's text.
-fn rebuild(text: &str, timeout: Duration) -> Result<Resumed> {
+///
+/// The game is rebuilt from the record alone: every move, the AI's included, is read from the
+/// events and played through the engine, which must give the events saved. No agent is asked to
+/// choose again, so a save resumes whatever became of the agent that played it. The AI that
+/// plays on is then built afresh and shown every event as its seat saw them; the built-in
+/// agents draw each decision's random numbers from the game's seed and where the game stands
+/// ([`gin_engine::PlayerView::decision_seed`]), so they go on as if the game had never stopped.
+///
+/// A save never starts a program: an opponent `cmd:...` in the save is replaced by [`STAND_IN`]
+/// unless `ai` names a program again.
+fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, timeout: Duration) -> Result<Resumed> {
     let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let header = read_header(first)?;
+    let mut header = read_header(first)?;
     let (log, logged) = read_log(rest).map_err(|err| anyhow!("the save is damaged: {}", shift_lines(err)))?;
-    let mut report = Report::default();
-    let mut ai = match (&header.ai, header.human) {
-        (Some(spec), Some(human)) => {
-            let (ai, built) = build_ai(spec, human.opponent(), &log, timeout)
-                .with_context(|| format!("the save names an AI this gin cannot build (`{spec}`)"))?;
-            report = built;
-            Some(ai)
-        }
-        (None, None) => None,
-        _ => bail!("line 1: `ai` and `human` must both be given (a game against the AI) or both null (hotseat)"),
-    };
     if log.setup.is_some() {
         bail!("line 2: this save starts from a set-up deal, which `gin play` never writes");
     }
-    let (mut game, opening) = Game::new(&log.rules, log.seed);
-    let mut logged = logged.into_iter().peekable();
-    let mut events = Vec::new();
-    let mut take = |produced: Vec<Event>,
-                    logged: &mut std::iter::Peekable<std::vec::IntoIter<(usize, Event)>>,
-                    ai: &mut Option<Opponent>,
-                    by_ai: bool|
-     -> Result<()> {
-        for event in produced {
-            match logged.next() {
-                Some((_, seen)) if seen == event => {}
-                Some((line, seen)) if by_ai => bail!(
-                    "line {}: the save does not match this version of the AI `{}`: the save says {} but the AI now plays {}",
-                    line + 1,
-                    header.ai.as_deref().unwrap_or("?"),
-                    json(&seen),
-                    json(&event)
-                ),
-                Some((line, seen)) => {
-                    bail!(
-                        "the save is damaged: line {}: it says {} but the game gives {}",
-                        line + 1,
-                        json(&seen),
-                        json(&event)
-                    )
-                }
-                // A save cut at an event boundary: what it holds was reproduced; the rest follows.
-                None => {}
-            }
-            if let Some((seat, agent)) = ai {
-                agent.observe(&event.seen_by(*seat));
-            }
-            events.push(event);
+    let game = replay_events(&log, &logged).map_err(|err| anyhow!("the save is damaged: {}", shift_lines(err)))?;
+    let events: Vec<Event> = logged.into_iter().map(|(_, event)| event).collect();
+    let mut notes = Vec::new();
+    let spec = match (header.ai.as_deref(), header.human, ai) {
+        (None, None, Some(_)) => bail!("this save is a game between two people: --ai does not apply to it"),
+        (None, None, None) => None,
+        (Some(_), Some(_), Some(chosen)) => Some(chosen.to_owned()),
+        (Some(saved), Some(_), None) if external::names_program(saved) => {
+            notes.push(format!(
+                "The save's opponent is a program (`{}`), and a save never starts a program: playing on \
+                 against {STAND_IN}. To play on against the program, name it: --ai '{}'.",
+                printable(saved),
+                printable(saved)
+            ));
+            Some(STAND_IN.to_owned())
         }
-        Ok(())
+        (Some(saved), Some(_), None) => Some(saved.to_owned()),
+        _ => bail!("line 1: `ai` and `human` must both be given (a game against the AI) or both null (hotseat)"),
     };
-    take(opening, &mut logged, &mut ai, false)?;
-    while let Some((line, event)) = logged.peek().cloned() {
-        let Some(player) = game.to_act() else {
-            bail!("the save is damaged: line {}: {} comes after the end of the game", line + 1, json(&event));
-        };
-        let ai_seat = ai.as_ref().map(|(seat, _)| *seat);
-        let (action, showing, by_ai) = if ai_seat == Some(player) {
-            let (_, agent) = ai.as_mut().expect("the AI's seat");
-            let (action, showing) = ai_move(agent.as_mut(), &game, player);
-            (action, showing, true)
-        } else {
-            match gin_engine::recorded_action(&event, &game) {
-                Some((who, action, showing)) if who == player => (action, showing, false),
-                _ => {
-                    bail!("the save is damaged: line {}: expected a move by {player}, found {}", line + 1, json(&event))
-                }
+    let mut report = Report::default();
+    let ai = match (spec, header.human) {
+        (Some(spec), Some(human)) => {
+            let seat = human.opponent();
+            let ((seat, mut agent), built) = build_ai(&spec, seat, &log, params, timeout)
+                .with_context(|| format!("the AI `{}` cannot be built (choose another with --ai)", printable(&spec)))?;
+            for event in &events {
+                agent.observe(&event.seen_by(seat));
             }
-        };
-        let produced = game.play_with(player, action, showing.as_ref()).map_err(|err| {
-            if let Some(why) = report.explain(&err.to_string()).filter(|_| by_ai) {
-                anyhow!("line {}: the AI forfeits: {why}", line + 1)
-            } else if by_ai {
-                anyhow!(
-                    "line {}: the AI now plays a move the game refuses ({err}): the save does not match this AI",
-                    line + 1
-                )
-            } else {
-                anyhow!("the save is damaged: line {}: the move it records is refused: {err}", line + 1)
+            if header.ai.as_deref() != Some(spec.as_str()) && ai.is_some() {
+                notes.push(format!("Playing on against {}.", printable(&spec)));
             }
-        })?;
-        take(produced, &mut logged, &mut ai, by_ai)?;
+            header.ai = Some(spec);
+            report = built;
+            Some((seat, agent))
+        }
+        _ => None,
+    };
+    Ok(Resumed { header, log, game, events, ai, report, notes })
+}
+
+/// A spec or a name from a file as it may be shown on a terminal: control characters replaced,
+/// and cut short when long.
+pub(super) fn printable(text: &str) -> String {
+    const MAX_CHARS: usize = 200;
+    let mut shown: String = text.chars().take(MAX_CHARS).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if text.chars().count() > MAX_CHARS {
+        shown.push('…');
     }
-    Ok(Resumed { header, log, game, events, ai, report })
+    shown
 }
 
 /// Checks line 1.
@@ -247,12 +233,15 @@ fn shift_lines(err: ReplayError) -> String {
         ReplayError::Version { format, version } => {
             format!("line 2: not a gin log of the version this gin reads (found format {format:?}, version {version})")
         }
-        other => other.to_string(),
+        ReplayError::Setup(err) => format!("line 2: the first hand's setup is invalid: {err}"),
+        ReplayError::Illegal { line, error } => format!("line {}: the move it records is refused: {error}", line + 1),
+        ReplayError::Mismatch { line, logged, replayed } => {
+            format!("line {}: it says {logged} but the game gives {replayed}", line + 1)
+        }
+        ReplayError::Unexpected { line, event } => {
+            format!("line {}: unexpected {event}: expected an event recording a player's move", line + 1)
+        }
     }
-}
-
-fn json(event: &Event) -> String {
-    serde_json::to_string(event).unwrap_or_else(|_| format!("{event:?}"))
 }
 
 /// Where a game is saved when no `--save` is given: `$XDG_STATE_HOME/gin/last-game.gin`, else
@@ -296,21 +285,40 @@ mod tests {
         assert!(err("").contains("empty"));
     }
 
+    /// The text of a save of `events` under `header` and `log`.
+    fn save(header: &PlayHeader, log: &LogHeader, events: &[Event]) -> String {
+        let mut text = serde_json::to_string(header).unwrap() + "\n";
+        let mut buffer = Vec::new();
+        write_log(&mut buffer, log, events).unwrap();
+        text.push_str(std::str::from_utf8(&buffer).unwrap());
+        text
+    }
+
+    fn resume(text: &str) -> Resumed {
+        rebuild(text, None, &AgentParams::default(), Duration::from_secs(10)).unwrap()
+    }
+
     #[test]
-    fn a_game_saved_and_rebuilt_is_the_same_game() {
-        // The AI (simple) shows its own melds and layoffs; the other seat knocks whenever it may.
+    fn a_save_resumed_anywhere_goes_on_as_the_game_did() {
+        // The AI (simple, which draws random numbers) shows its own melds and layoffs; the other
+        // seat knocks whenever it may.
         let rules = gin_rules::Ruleset::standard();
         let log = LogHeader::new(9, &rules, None);
         let header = PlayHeader::new(Some(("simple", Player::One)));
         let (mut game, mut events) = Game::new(&rules, 9);
-        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, Duration::from_secs(10)).unwrap();
+        let params = AgentParams::default();
+        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, &params, Duration::from_secs(10)).unwrap();
         for event in &events {
             agent.observe(&event.seen_by(seat));
         }
         let mut knocks = 0;
+        // Where the AI was to move, and what it did.
+        let mut decisions = Vec::new();
         while let Some(player) = game.to_act() {
             let (action, showing) = if player == seat {
-                ai_move(agent.as_mut(), &game, player)
+                let chosen = ai_move(agent.as_mut(), &game, player);
+                decisions.push((events.len(), chosen));
+                chosen
             } else {
                 let legal = game.legal_actions();
                 let knock = legal.iter().copied().find(|action| matches!(action, Action::Knock { .. }));
@@ -324,27 +332,92 @@ mod tests {
             events.extend(produced);
         }
         assert!(game.result().is_some() && knocks > 2, "{knocks} knocks");
-        let save = |events: &[Event]| {
-            let mut text = serde_json::to_string(&header).unwrap() + "\n";
-            let mut buffer = Vec::new();
-            write_log(&mut buffer, &log, events).unwrap();
-            text.push_str(std::str::from_utf8(&buffer).unwrap());
-            text
-        };
-        let text = save(&events);
-        let resumed = rebuild(&text, Duration::from_secs(10)).unwrap();
+        let text = save(&header, &log, &events);
+        let resumed = resume(&text);
         assert_eq!(resumed.game, game);
         assert_eq!(resumed.events, events);
+        assert!(resumed.notes.is_empty());
         assert!(is_finished(&text));
+        // Stopped at any of the AI's moves, the AI rebuilt from the record makes the same move.
+        assert!(decisions.len() > 20, "{} decisions", decisions.len());
+        for &(at, chosen) in &decisions {
+            let resumed = resume(&save(&header, &log, &events[..at]));
+            let (seat, mut ai) = resumed.ai.expect("an AI");
+            assert_eq!(ai_move(ai.as_mut(), &resumed.game, seat), chosen, "resumed after {at} events");
+        }
         // Stopped before a defense: the log up to a knock resumes to the defender's decision.
         let knocked = events
             .iter()
             .rposition(|event| matches!(event, Event::Knocked { kind: gin_rules::KnockKind::Knock, .. }))
             .unwrap();
-        let cut = save(&events[..=knocked]);
-        let resumed = rebuild(&cut, Duration::from_secs(10)).unwrap();
+        let cut = save(&header, &log, &events[..=knocked]);
+        let resumed = resume(&cut);
         assert_eq!(resumed.events, events[..=knocked]);
         assert_eq!(resumed.game.deal().phase(), gin_engine::Phase::LayOff);
         assert!(!is_finished(&cut));
+    }
+
+    /// A save written by `gin play --ai expert` (this format, version 1), stopped mid-game.
+    const FIXTURE: &str = include_str!("../../tests/fixtures/expert-mid-game.gin");
+
+    #[test]
+    fn a_save_resumes_after_the_agents_defaults_change() {
+        let mut changed = AgentParams::default();
+        changed.expert.danger_weight = 0.0;
+        changed.expert.knock_max_early = 3;
+        // The changed expert would not have played this game: asked to choose the save's moves
+        // again, as resuming once did, it disagrees with one of them.
+        let (first, rest) = FIXTURE.split_once('\n').unwrap();
+        let human = read_header(first).unwrap().human.unwrap();
+        let (log, logged) = read_log(rest).unwrap();
+        let ((seat, mut agent), _) =
+            build_ai("expert", human.opponent(), &log, &changed, Duration::from_secs(10)).unwrap();
+        assert_eq!(seat, human.opponent());
+        let (mut game, _) = Game::new(&log.rules, log.seed);
+        let mut disagreements = 0;
+        for (_, event) in &logged {
+            if let Some((player, action, showing)) = gin_engine::recorded_action(event, &game) {
+                if player == seat {
+                    disagreements += usize::from(ai_move(agent.as_mut(), &game, player).0 != action);
+                }
+                game.play_with(player, action, showing.as_ref()).unwrap();
+            }
+            agent.observe(&event.seen_by(seat));
+        }
+        assert!(disagreements > 0);
+        for params in [AgentParams::default(), changed] {
+            let resumed = rebuild(FIXTURE, None, &params, Duration::from_secs(10)).unwrap();
+            assert!(resumed.events.len() > 100, "{} events", resumed.events.len());
+            assert!(resumed.game.result().is_none());
+            assert_eq!(resumed.header.ai.as_deref(), Some("expert"));
+            assert!(resumed.ai.is_some());
+        }
+    }
+
+    #[test]
+    fn a_save_never_starts_a_program() {
+        let rules = gin_rules::Ruleset::standard();
+        let log = LogHeader::new(3, &rules, None);
+        let (_, events) = Game::new(&rules, 3);
+        let program = "cmd:touch /nonexistent/gin-must-not-run";
+        let text = save(&PlayHeader::new(Some((program, Player::One))), &log, &events);
+        let resumed = resume(&text);
+        assert_eq!(resumed.header.ai.as_deref(), Some(STAND_IN));
+        assert_eq!(resumed.ai.as_ref().map(|(_, agent)| agent.name()), Some("mc"));
+        assert!(resumed.notes[0].contains("a save never starts a program"), "{:?}", resumed.notes);
+        assert!(resumed.notes[0].contains("--ai 'cmd:touch /nonexistent/gin-must-not-run'"), "{:?}", resumed.notes);
+        // Named again, another AI plays on instead; a hotseat save takes none.
+        let chosen = rebuild(&text, Some("simple"), &AgentParams::default(), Duration::from_secs(10)).unwrap();
+        assert_eq!(chosen.header.ai.as_deref(), Some("simple"));
+        let hotseat = save(&PlayHeader::new(None), &log, &events);
+        let err = rebuild(&hotseat, Some("simple"), &AgentParams::default(), Duration::from_secs(10)).err().unwrap();
+        assert!(err.to_string().contains("two people"), "{err}");
+    }
+
+    #[test]
+    fn names_from_a_file_are_shown_safely() {
+        assert_eq!(printable("cmd:evil\u{1b}[31m"), "cmd:evil?[31m");
+        let long = "x".repeat(500);
+        assert_eq!(printable(&long).chars().count(), 201);
     }
 }

@@ -319,15 +319,47 @@ fn damaged_or_foreign_saves_are_refused_clearly() {
         "{}",
         ended.stderr
     );
-    // Another AI than the one the save was played against does not play the same moves.
+    // A save resumes by its record: an AI other than the one that played it goes on from it.
     let other = save_path("other-ai");
     std::fs::write(&other, good.replacen(r#""ai":"random""#, r#""ai":"simple""#, 1)).unwrap();
     let ended = Table::open(&["--resume", other.to_str().unwrap()]).close();
-    assert_eq!(ended.code, Some(1), "{ended:?}");
-    assert!(ended.stderr.contains("the save does not match this version of the AI `simple`"), "{}", ended.stderr);
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert!(ended.transcript.starts_with("Resuming: You against the AI (simple), hand 2"), "{}", ended.transcript);
     for path in [save, other] {
         std::fs::remove_file(path).unwrap();
     }
+}
+
+#[test]
+fn a_save_never_starts_a_program_and_resume_may_change_the_ai() {
+    let save = save_path("program");
+    let marker = save_path("program-ran");
+    let _ = std::fs::remove_file(&marker);
+    let started = Table::open(&["--ai", "simple", "--seed", "8", "--save", save.to_str().unwrap()]).close();
+    assert_eq!(started.code, Some(0), "{started:?}");
+    // The save now names a program, as a save sent by someone else might.
+    let program = format!("cmd:touch {}", marker.display());
+    let text = std::fs::read_to_string(&save).unwrap().replacen(r#""ai":"simple""#, &format!(r#""ai":"{program}""#), 1);
+    std::fs::write(&save, text).unwrap();
+    let resumed = Table::open(&["--resume", save.to_str().unwrap()]).close();
+    assert_eq!(resumed.code, Some(0), "{resumed:?}");
+    assert!(!marker.exists(), "the program named by the save was started");
+    assert!(
+        resumed.transcript.contains("a save never starts a program: playing on against mc"),
+        "{}",
+        resumed.transcript
+    );
+    assert!(resumed.transcript.contains(&format!("--ai '{program}'")), "{}", resumed.transcript);
+    // The save goes on against the stand-in, and names it from now on.
+    let header = std::fs::read_to_string(&save).unwrap().lines().next().unwrap().to_owned();
+    assert_eq!(header, r#"{"format":"gin-play","version":1,"ai":"mc","human":"one"}"#);
+    // --ai chooses who plays on.
+    let chosen = Table::open(&["--resume", save.to_str().unwrap(), "--ai", "expert"]).close();
+    assert_eq!(chosen.code, Some(0), "{chosen:?}");
+    assert!(chosen.transcript.contains("Playing on against expert."), "{}", chosen.transcript);
+    let header = std::fs::read_to_string(&save).unwrap().lines().next().unwrap().to_owned();
+    assert_eq!(header, r#"{"format":"gin-play","version":1,"ai":"expert","human":"one"}"#);
+    std::fs::remove_file(save).unwrap();
 }
 
 #[test]
