@@ -90,7 +90,7 @@ pub(crate) struct PlayArgs {
     #[command(flatten)]
     rules: RulesArg,
     /// Play to this many points instead of the rules' target.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_target)]
     target: Option<u32>,
     /// Two people at one terminal, taking turns; the screen is cleared between turns.
     #[arg(long, conflicts_with = "ai")]
@@ -134,6 +134,15 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     session.start(&mut out, args.resume.is_some())?;
     session.play(&mut input, &mut out)?;
     Ok(Outcome::Success)
+}
+
+/// `--target N`, checked by the rules' own table of settings: one range wherever a target is
+/// read (the command line, a rules file, a save).
+fn parse_target(text: &str) -> Result<u32, String> {
+    use gin_rules::settings::Settings as _;
+    let mut rules = gin_rules::Ruleset::standard();
+    rules.set_text("target", text).map_err(|err| err.to_string())?;
+    Ok(rules.target)
 }
 
 /// A game in progress, with its save.

@@ -66,12 +66,15 @@ pub(super) fn parse(line: &str) -> Result<Command, String> {
         ["discard" | "x", card] => Command::Discard(card_ref(card)?),
         [card] => Command::Discard(card_ref(card).map_err(|err| format!("{err} Type help for the commands."))?),
         [first, ..] if matches!(*first, "k" | "knock" | "gin" | "discard") => {
-            return Err(format!("`{}`: one card at a time, like `{first} 7h`.", line.trim()));
+            return Err(format!("`{}`: one card at a time, like `{first} 7h`.", shown(line.trim())));
         }
         _ if words.iter().all(|word| card_ref(word).is_ok()) => {
-            return Err(format!("`{}`: one card at a time: discard a card, or k and a card to knock.", line.trim()));
+            return Err(format!(
+                "`{}`: one card at a time: discard a card, or k and a card to knock.",
+                shown(line.trim())
+            ));
         }
-        _ => return Err(format!("`{}` is not a command. Type help for the commands.", line.trim())),
+        _ => return Err(format!("`{}` is not a command. Type help for the commands.", shown(line.trim()))),
     };
     Ok(command)
 }
@@ -82,17 +85,33 @@ fn card_ref(word: &str) -> Result<CardRef, String> {
         return match word.parse::<usize>() {
             Ok(0) => Err("positions count from 1.".to_owned()),
             Ok(position) => Ok(CardRef::Position(position)),
-            Err(_) => Err(format!("`{word}` is not a position in your hand.")),
+            Err(_) => Err(format!("`{}` is not a position in your hand.", shown(word))),
         };
     }
     word.parse::<Card>().map(CardRef::Card).map_err(|err| {
         // Two or three characters are a card mistyped; longer words, an unknown command.
         if word.chars().count() <= 3 {
-            format!("`{word}` is not a card: {err}.")
+            format!("`{}` is not a card: {}.", shown(word), escaped(&err.to_string()))
         } else {
-            format!("`{word}` is not a command or a card.")
+            format!("`{}` is not a command or a card.", shown(word))
         }
     })
+}
+
+/// What the player typed, as an error quotes it: control characters escaped (never sent to the
+/// terminal raw) and at most a short prefix of a long line.
+pub(super) fn shown(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    let mut out: String = escaped(&text.chars().take(MAX_CHARS).collect::<String>());
+    if text.chars().count() > MAX_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// `text` with its control characters escaped (`\u{1b}`), so that it cannot drive the terminal.
+fn escaped(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { c.escape_default().collect() } else { c.to_string() }).collect()
 }
 
 /// The help text for the commands.
@@ -140,6 +159,22 @@ mod tests {
         assert_eq!(parse("big gin"), Ok(Command::BigGin));
         assert_eq!(parse(""), Ok(Command::Nothing));
         assert_eq!(parse("quit"), Ok(Command::Quit));
+    }
+
+    #[test]
+    fn errors_quote_a_short_prefix_with_control_characters_escaped() {
+        // The Up arrow, an escape sequence that would recolour the terminal, a huge token.
+        let up = parse("\u{1b}[A").unwrap_err();
+        assert!(up.starts_with("`\\u{1b}[a` is not"), "{up}");
+        let colour = parse("\u{1b}[31mred").unwrap_err();
+        assert!(!colour.contains('\u{1b}'), "{colour}");
+        let card = parse("7\u{7}").unwrap_err();
+        assert!(!card.chars().any(char::is_control), "{card}");
+        let huge = parse(&"z".repeat(1_000_000)).unwrap_err();
+        assert!(huge.len() < 200, "{} bytes", huge.len());
+        assert!(huge.starts_with(&format!("`{}…`", "z".repeat(40))), "{}", &huge[..60]);
+        let words = parse(&"7h ".repeat(1000)).unwrap_err();
+        assert!(words.len() < 200, "{} bytes", words.len());
     }
 
     #[test]

@@ -445,3 +445,18 @@ fn a_finished_game_resumes_to_its_result_and_bad_options_are_usage_errors() {
     let ended = Table::open(&["--resume", "x.gin", "--seed", "3"]).close();
     assert_eq!(ended.code, Some(2), "{ended:?}");
 }
+
+#[test]
+fn a_target_has_one_range_on_the_command_line_and_in_a_save() {
+    let refused = Table::open(&["--target", "20000"]).close();
+    assert_eq!(refused.code, Some(2), "{refused:?}");
+    assert!(refused.stderr.contains("setting `target` must be from 1 to 10000, found 20000"), "{}", refused.stderr);
+    // The greatest target the command line takes, a save keeps and resume reads.
+    let save = save_path("target");
+    let started = Table::open(&["--ai", "simple", "--target", "10000", "--save", save.to_str().unwrap()]).close();
+    assert_eq!(started.code, Some(0), "{started:?}");
+    let resumed = Table::open(&["--resume", save.to_str().unwrap()]).close();
+    assert_eq!(resumed.code, Some(0), "{resumed:?}");
+    assert!(resumed.transcript.contains("game to 10000"), "{}", resumed.transcript);
+    std::fs::remove_file(save).unwrap();
+}

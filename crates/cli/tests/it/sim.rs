@@ -217,7 +217,7 @@ fn search_settings_come_from_the_same_file() {
 
 #[test]
 fn bad_input_is_a_usage_error_with_a_clear_message() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["--a", "chess"],
             "error: --a chess: unknown agent `chess`: expected one of random, greedy, simple, expert, mc-fast, mc",
@@ -230,6 +230,9 @@ fn bad_input_is_a_usage_error_with_a_clear_message() {
         (&["--a", "expert:oops"], "bad setting `oops` in the agent spec"),
         (&["--a", "random", "--games", "0"], "at least one game must be played"),
         (&["--a", "random", "--games", "many"], "expected a number of games"),
+        // Counts that would overflow once doubled into mirrored pairs.
+        (&["--a", "random", "--games", "18446744073709551615"], "at most 1000000000000 games in one run"),
+        (&["--a", "random", "--games", "1000000000001"], "at most 1000000000000 games in one run"),
         (&["--a", "random", "--threads", "0"], "at least one thread is needed"),
         (&["--b", "random"], "--a <SPEC>"),
     ];
