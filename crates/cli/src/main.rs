@@ -120,10 +120,18 @@ fn main() -> ExitCode {
         // The reader went away (`gin analyze - < hands | head`): nothing left to say to anyone.
         Err(failure) if is_broken_pipe(&failure.error) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("error: {:#}", failure.error);
+            eprintln!("error: {}", terminal_safe(&format!("{:#}", failure.error)));
             ExitCode::from(failure.status)
         }
     }
+}
+
+/// `text` with every control character but the line break escaped (`\u{1b}`): an error may quote
+/// what a file or a program sent, which must not drive the terminal.
+fn terminal_safe(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() && c != '\n' { c.escape_default().collect() } else { c.to_string() })
+        .collect()
 }
 
 /// Whether the error comes from writing to a closed pipe.
@@ -141,6 +149,11 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn errors_never_send_control_characters_to_the_terminal() {
+        assert_eq!(terminal_safe("unknown setting `\u{1b}[31m`\nnext"), "unknown setting `\\u{1b}[31m`\nnext");
     }
 
     #[test]

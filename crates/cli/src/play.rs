@@ -95,9 +95,13 @@ pub(crate) struct PlayArgs {
     /// Two people at one terminal, taking turns; the screen is cleared between turns.
     #[arg(long, conflicts_with = "ai")]
     hotseat: bool,
-    /// Save the game to FILE after every move (default: a file in your state directory).
+    /// Save the game to FILE after every move (default: a file in your state directory). An
+    /// existing FILE that is not this game's save is never replaced, unless --force.
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    /// With --save, replace FILE even if it exists and is not this game's save.
+    #[arg(long, requires = "save")]
+    force: bool,
     /// Go on with the game saved in FILE (and keep saving to it, unless --save says otherwise).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "spec", "target", "hotseat"])]
     resume: Option<PathBuf>,
@@ -120,6 +124,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     };
     let look = if color { Look { symbols: !args.ascii, color } } else { Look::PLAIN };
     let mut out = io::stdout().lock();
+    check_save_target(args).map_err(Failure::usage)?;
     let session = match &args.resume {
         Some(path) => {
             let resumed = savefile::load(path, args.ai.as_deref(), &AgentParams::default(), args.agent_timeout)?;
@@ -134,6 +139,29 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     session.start(&mut out, args.resume.is_some())?;
     session.play(&mut input, &mut out)?;
     Ok(Outcome::Success)
+}
+
+/// Refuses `--save FILE` when FILE exists and is not the game being resumed, unless `--force`:
+/// a save never replaces an unfinished game or any other file by surprise.
+fn check_save_target(args: &PlayArgs) -> Result<()> {
+    let Some(save) = &args.save else { return Ok(()) };
+    // Nothing there, or an empty file (such as one made by `mktemp`): nothing to lose.
+    let empty = std::fs::symlink_metadata(save).map_or(true, |meta| meta.is_file() && meta.len() == 0);
+    if args.force || empty {
+        return Ok(());
+    }
+    let same_file = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if args.resume.as_deref().is_some_and(|resume| same_file(resume, save)) {
+        return Ok(());
+    }
+    Err(anyhow!(
+        "--save `{}`: the file exists and is not this game's save, and gin never replaces it by surprise: \
+         choose another name, or add --force to replace it",
+        save.display()
+    ))
 }
 
 /// `--target N`, checked by the rules' own table of settings: one range wherever a target is

@@ -460,3 +460,32 @@ fn a_target_has_one_range_on_the_command_line_and_in_a_save() {
     assert!(resumed.transcript.contains("game to 10000"), "{}", resumed.transcript);
     std::fs::remove_file(save).unwrap();
 }
+
+#[test]
+fn save_never_replaces_a_file_that_is_not_this_game_unless_forced() {
+    let other = save_path("not-a-game.txt");
+    std::fs::write(&other, "my notes\n").unwrap();
+    let refused = Table::open(&["--ai", "simple", "--save", other.to_str().unwrap()]).close();
+    assert_eq!(refused.code, Some(2), "{refused:?}");
+    assert!(refused.stderr.contains("the file exists and is not this game's save"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("--force"), "{}", refused.stderr);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes\n");
+    // An unfinished game is not replaced by a new one either; resuming it into itself is fine.
+    let game = save_path("unfinished");
+    assert_eq!(Table::open(&["--ai", "simple", "--seed", "4", "--save", game.to_str().unwrap()]).close().code, Some(0));
+    let before = std::fs::read_to_string(&game).unwrap();
+    let refused = Table::open(&["--ai", "simple", "--seed", "5", "--save", game.to_str().unwrap()]).close();
+    assert_eq!(refused.code, Some(2), "{refused:?}");
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), before);
+    let resumed = Table::open(&["--resume", game.to_str().unwrap(), "--save", game.to_str().unwrap()]).close();
+    assert_eq!(resumed.code, Some(0), "{resumed:?}");
+    // Resuming into another existing file is refused too; --force replaces it.
+    let refused = Table::open(&["--resume", game.to_str().unwrap(), "--save", other.to_str().unwrap()]).close();
+    assert_eq!(refused.code, Some(2), "{refused:?}");
+    let forced = Table::open(&["--ai", "simple", "--save", other.to_str().unwrap(), "--force"]).close();
+    assert_eq!(forced.code, Some(0), "{forced:?}");
+    assert!(std::fs::read_to_string(&other).unwrap().starts_with(r#"{"format":"gin-play""#));
+    for path in [other, game] {
+        std::fs::remove_file(path).unwrap();
+    }
+}
