@@ -43,7 +43,7 @@ const EXIT_USAGE: u8 = 2;
         gin play\n  \
         gin analyze \"AS 2S 3S 7H 7D 7C JC QC KC 3H\"\n  \
         gin analyze --json - < hands.txt\n  \
-        gin replay ~/.local/state/gin/last-game.gin\n  \
+        gin saves\n  \
         gin sim --a expert --b simple --games 10000\n  \
         gin settings rules\n\n\
         Run `gin help <command>` for everything a command can do."
@@ -64,6 +64,9 @@ enum Command {
     /// Play Gin Rummy against the AI (or two people at one terminal), saved after every move.
     #[command(long_about = play::LONG_ABOUT, after_help = play::AFTER_HELP)]
     Play(play::PlayArgs),
+    /// List the saved games, newest first: date, opponent, score, finished or not.
+    #[command(long_about = play::SAVES_LONG_ABOUT)]
+    Saves(play::SavesArgs),
     /// Show a saved or finished game hand by hand.
     #[command(long_about = replay::LONG_ABOUT, after_help = replay::AFTER_HELP)]
     Replay(replay::ReplayArgs),
@@ -111,6 +114,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bot::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Saves(args) => play::run_saves(args),
         Command::Settings(args) => settings::run(args),
         Command::Sim(args) => sim::run(args),
     };

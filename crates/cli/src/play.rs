@@ -3,7 +3,11 @@
 
 mod input;
 mod savefile;
+mod saves;
 mod screen;
+mod store;
+
+pub(crate) use saves::{LONG_ABOUT as SAVES_LONG_ABOUT, SavesArgs, run as run_saves};
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -57,8 +61,8 @@ Examples:
   gin play --ai simple --seed 42
   gin play --rules oklahoma --target 50
   gin play --hotseat
-  gin play --resume ~/.local/state/gin/last-game.gin
-  gin play --resume ~/.local/state/gin/last-game.gin --ai expert";
+  gin play --resume                  (the newest unfinished game; `gin saves` lists them)
+  gin play --resume FILE --ai expert";
 
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -102,9 +106,10 @@ pub(crate) struct PlayArgs {
     /// With --save, replace FILE even if it exists and is not this game's save.
     #[arg(long, requires = "save")]
     force: bool,
-    /// Go on with the game saved in FILE (and keep saving to it, unless --save says otherwise).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "spec", "target", "hotseat"])]
-    resume: Option<PathBuf>,
+    /// Go on with the game saved in FILE (and keep saving to it, unless --save says otherwise);
+    /// without FILE, the latest unfinished game in your state directory (`gin saves` lists them).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with_all = ["seed", "spec", "target", "hotseat"])]
+    resume: Option<Option<PathBuf>>,
     /// Colour the suits: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     color: ColorChoice,
@@ -126,12 +131,22 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let mut out = io::stdout().lock();
     check_save_target(args).map_err(Failure::usage)?;
     let session = match &args.resume {
-        Some(path) => {
-            let resumed = savefile::load(path, args.ai.as_deref(), &AgentParams::default(), args.agent_timeout)?;
+        Some(resume) => {
+            let path = match resume {
+                Some(path) => path.clone(),
+                None => latest_unfinished()?,
+            };
             let save = args.save.clone().unwrap_or_else(|| path.clone());
-            Session::resumed(resumed, save, look, terminal)
+            // Locked before it is read: two sessions never resume one game.
+            let lock = store::lock(&save)?;
+            let resumed = savefile::load(&path, args.ai.as_deref(), &AgentParams::default(), args.agent_timeout)?;
+            Session::resumed(resumed, save, lock, look, terminal)
         }
-        None => Session::new(args, look, terminal).map_err(Failure::usage)?,
+        None => {
+            let mut session = Session::new(args, look, terminal).map_err(Failure::usage)?;
+            session._lock = Some(store::lock(&session.save)?);
+            session
+        }
     };
     let mut session = session;
     let stdin = io::stdin();
@@ -139,6 +154,25 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     session.start(&mut out, args.resume.is_some())?;
     session.play(&mut input, &mut out)?;
     Ok(Outcome::Success)
+}
+
+/// The latest unfinished game among the saved ones.
+///
+/// # Errors
+/// There is none.
+fn latest_unfinished() -> Result<PathBuf> {
+    store::saved_games()
+        .into_iter()
+        .map(|(path, _)| path)
+        .find(|path| {
+            std::fs::read_to_string(path).is_ok_and(|text| !text.trim().is_empty() && !savefile::is_finished(&text))
+        })
+        .ok_or_else(|| {
+            anyhow!(
+                "no unfinished game to resume in `{}`: start one with `gin play`, or name a save with --resume FILE",
+                store::games_dir().display()
+            )
+        })
 }
 
 /// Refuses `--save FILE` when FILE exists and is not the game being resumed, unless `--force`:
@@ -154,7 +188,7 @@ fn check_save_target(args: &PlayArgs) -> Result<()> {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if args.resume.as_deref().is_some_and(|resume| same_file(resume, save)) {
+    if args.resume.as_ref().and_then(Option::as_deref).is_some_and(|resume| same_file(resume, save)) {
         return Ok(());
     }
     Err(anyhow!(
@@ -183,8 +217,10 @@ struct Session {
     /// Why the AI forfeits, when it is a program.
     ai_report: Report,
     save: PathBuf,
-    /// The unfinished game moved aside to make room for this one, if any.
-    moved_aside: Option<PathBuf>,
+    /// The lock that keeps other sessions off this game's save.
+    _lock: Option<store::Lock>,
+    /// Why the last write of the save failed, if it did: the file then holds an earlier point.
+    unsaved: Option<String>,
     seed_drawn: bool,
     look: Look,
     seats: Seats,
@@ -234,7 +270,8 @@ impl Session {
             ai,
             ai_report,
             save: PathBuf::new(),
-            moved_aside: None,
+            _lock: None,
+            unsaved: None,
             seed_drawn: args.seed.is_none(),
             look,
             seats,
@@ -245,17 +282,13 @@ impl Session {
         };
         session.save = match &args.save {
             Some(path) => path.clone(),
-            None => {
-                let path = savefile::default_path();
-                session.moved_aside = move_aside_unfinished(&path);
-                path
-            }
+            None => store::new_game_path(seed, std::time::SystemTime::now()),
         };
         session.record(opening);
         Ok(session)
     }
 
-    fn resumed(resumed: savefile::Resumed, save: PathBuf, look: Look, terminal: bool) -> Session {
+    fn resumed(resumed: savefile::Resumed, save: PathBuf, lock: store::Lock, look: Look, terminal: bool) -> Session {
         let seats = match resumed.header.human {
             Some(human) => Seats::versus_ai(human),
             None => Seats::hotseat(),
@@ -268,7 +301,8 @@ impl Session {
             ai: resumed.ai,
             ai_report: resumed.report,
             save,
-            moved_aside: None,
+            _lock: Some(lock),
+            unsaved: None,
             seed_drawn: false,
             look,
             seats,
@@ -305,9 +339,6 @@ impl Session {
             writeln!(out, "{opponent}, playing to {} points.", rules.target)?;
             let how = if self.seed_drawn { "drawn from the clock; " } else { "" };
             writeln!(out, "Seed {} ({how}play this deal again with --seed {}).", self.log.seed, self.log.seed)?;
-        }
-        if let Some(previous) = &self.moved_aside {
-            writeln!(out, "Your unfinished game was moved to {} (resume it with --resume).", previous.display())?;
         }
         writeln!(out, "Saving after every move to {}", self.save.display())?;
         writeln!(out, "Type help for the commands.")?;
@@ -357,6 +388,11 @@ impl Session {
             Stop::Quit => "Stopped.",
             Stop::EndOfInput => "\nEnd of input.",
         };
+        if let Some(why) = self.retry_save() {
+            writeln!(out, "{how} The game could NOT be saved: {why}.")?;
+            writeln!(out, "{} holds it only as it was before the failed save, if at all.", self.save.display())?;
+            return Ok(());
+        }
         writeln!(out, "{how} The game is saved in {}", self.save.display())?;
         writeln!(out, "Continue with: gin play --resume {}", shell_word(&self.save))?;
         Ok(())
@@ -448,6 +484,9 @@ impl Session {
             (Command::Hint, _) => return Err(Reply::Hint),
             (Command::Quit, _) => return Err(Reply::Stop),
             (Command::Save, _) => {
+                if let Some(why) = &self.unsaved {
+                    return Err(Reply::Say(format!("The last move could NOT be saved: {why}.")));
+                }
                 return Err(Reply::Say(format!(
                     "The game is saved after every move, in {}.\nContinue it any time with: gin play --resume {}",
                     self.save.display(),
@@ -496,9 +535,14 @@ impl Session {
         let end = ended.and_then(|at| HandEnd::of(&produced[at], number, hands, self.game.rules().solver()));
         let after_end = ended.map(|at| produced.len() - at - 1);
         self.record(produced);
-        if let Err(err) = self.write_save() {
-            writeln!(out, "warning: {err:#}")?;
-        }
+        self.unsaved = match self.write_save() {
+            Ok(()) => None,
+            Err(err) => {
+                let why = format!("{err:#}");
+                writeln!(out, "warning: {why}: this move is not saved; gin tries again after the next one")?;
+                Some(why)
+            }
+        };
         let Some(after_end) = after_end else { return Ok(Ok(())) };
         let viewer = self.viewer_for_narration();
         // Tell the moves up to the end of the hand; the next deal starts afresh.
@@ -579,6 +623,14 @@ impl Session {
         screen::hint(&hint, advisor.name(), &view, self.look)
     }
 
+    /// After a failed save, tries once more; why it still fails, if it does.
+    fn retry_save(&mut self) -> Option<String> {
+        if self.unsaved.is_some() {
+            self.unsaved = self.write_save().err().map(|err| format!("{err:#}"));
+        }
+        self.unsaved.clone()
+    }
+
     fn write_save(&self) -> Result<()> {
         savefile::write(&self.save, &self.header, &self.log, &self.events)
     }
@@ -641,17 +693,6 @@ fn clock_seed() -> u64 {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     // Keep it short enough to type: nine decimal digits.
     (now.as_nanos() as u64 ^ u64::from(std::process::id())) % 1_000_000_000
-}
-
-/// If `path` holds an unfinished game, moves it to `previous-game.gin` beside it.
-fn move_aside_unfinished(path: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(path).ok()?;
-    if text.trim().is_empty() || savefile::is_finished(&text) {
-        return None;
-    }
-    let previous = path.with_file_name("previous-game.gin");
-    std::fs::rename(path, &previous).ok()?;
-    Some(previous)
 }
 
 /// A path as a shell word (quoted when it holds anything unusual).

@@ -18,7 +18,7 @@ log written by the engine (a `gin-log` header line, then one event per line).\n\
 The file is checked by playing it again: a damaged or edited file is refused, naming the line where it goes wrong.";
 
 pub(crate) const AFTER_HELP: &str = "Examples:\n  \
-    gin replay ~/.local/state/gin/last-game.gin\n  \
+    gin replay ~/.local/state/gin/games/2026-12-04-151233-seed-42.gin   (`gin saves` lists them)\n  \
     gin replay --summary game.gin          (one line per hand)";
 
 /// `gin replay` options.

@@ -8,13 +8,13 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use gin_ai::registry::AgentParams;
 use gin_engine::{Action, Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, replay_events, write_log};
-use gin_rules::{Player, Showing};
+use gin_rules::{ByPlayer, Player, Showing};
 use serde::{Deserialize, Serialize};
 
 use crate::external::{self, AgentChoice, Report};
@@ -87,9 +87,9 @@ pub(super) fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> (Ac
 /// # Errors
 /// Any I/O error, naming the path.
 pub(super) fn write(path: &Path, header: &PlayHeader, log: &LogHeader, events: &[Event]) -> Result<()> {
-    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = super::store::parent(path);
     fs::create_dir_all(dir).with_context(|| format!("cannot create the directory `{}`", dir.display()))?;
-    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "game".to_owned());
+    let name = super::store::file_name(path);
     let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let written = (|| -> io::Result<()> {
         let mut file = io::BufWriter::new(fs::File::create(&temporary)?);
@@ -207,6 +207,38 @@ pub(super) fn printable(text: &str) -> String {
     shown
 }
 
+/// What `gin saves` shows of a save.
+pub(super) struct Summary {
+    /// The AI's spec, or `None` at a hotseat table.
+    pub ai: Option<String>,
+    /// The person's seat against the AI.
+    pub human: Option<Player>,
+    /// The game's score.
+    pub points: ByPlayer<u32>,
+    /// The hand being played, or the last one.
+    pub hand: u32,
+    /// The winner, once the game is over.
+    pub winner: Option<Player>,
+}
+
+/// Reads a save's text as [`load`] does, without building its AI.
+///
+/// # Errors
+/// A save that is not one, or is damaged: the message says what.
+pub(super) fn summary(text: &str) -> Result<Summary> {
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let header = read_header(first)?;
+    let (log, logged) = read_log(rest).map_err(|err| anyhow!("damaged: {}", shift_lines(err)))?;
+    let game = replay_events(&log, &logged).map_err(|err| anyhow!("damaged: {}", shift_lines(err)))?;
+    Ok(Summary {
+        ai: header.ai,
+        human: header.human,
+        points: game.score().points,
+        hand: game.hand_number(),
+        winner: game.result().map(|result| result.winner),
+    })
+}
+
 /// Checks line 1.
 fn read_header(line: &str) -> Result<PlayHeader> {
     let not_a_save = || anyhow!("not a `gin play` save file: line 1 should be {{\"format\":\"{FORMAT}\",...}}");
@@ -242,17 +274,6 @@ fn shift_lines(err: ReplayError) -> String {
             format!("line {}: unexpected {event}: expected an event recording a player's move", line + 1)
         }
     }
-}
-
-/// Where a game is saved when no `--save` is given: `$XDG_STATE_HOME/gin/last-game.gin`, else
-/// `$HOME/.local/state/gin/last-game.gin`, else `last-game.gin` in the current directory.
-pub(super) fn default_path() -> PathBuf {
-    let non_empty = |name| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
-    let dir = non_empty("XDG_STATE_HOME")
-        .filter(|dir| dir.is_absolute())
-        .or_else(|| non_empty("HOME").map(|home| home.join(".local").join("state")))
-        .map(|state| state.join("gin"));
-    dir.unwrap_or_default().join("last-game.gin")
 }
 
 /// Whether a save's last event ends the game (a quick look, for not losing unfinished games).

@@ -33,7 +33,20 @@ fn gin(args: &[&str], stdin: &str) -> Run {
 
 /// As [`gin`], with any bytes on standard input.
 fn gin_bytes(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gin"))
+    gin_run(args, stdin, &[])
+}
+
+/// As [`gin`], with these environment variables set.
+fn gin_with_env(args: &[&str], env: &[(&str, &std::path::Path)]) -> Run {
+    gin_run(args, b"", env)
+}
+
+fn gin_run(args: &[&str], stdin: &[u8], env: &[(&str, &std::path::Path)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gin"));
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

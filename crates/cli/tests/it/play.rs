@@ -363,31 +363,100 @@ fn a_save_never_starts_a_program_and_resume_may_change_the_ai() {
 }
 
 #[test]
-fn the_default_save_is_in_the_state_directory_and_an_unfinished_game_is_kept() {
+fn every_game_has_its_own_file_and_resume_alone_takes_the_latest_unfinished() {
     let state = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-play-state-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&state);
     let env = [("XDG_STATE_HOME", state.as_path())];
-    let expected = state.join("gin").join("last-game.gin");
+    let games = state.join("gin").join("games");
+    let saves = || -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&games).unwrap().map(|entry| entry.unwrap().path()).collect();
+        files.sort();
+        files
+    };
     let ended = Table::open_with_env(&["--ai", "random", "--seed", "5"], &env).close();
     assert_eq!(ended.code, Some(0), "{ended:?}");
+    let first = saves();
+    assert_eq!(first.len(), 1, "{first:?}");
+    let name = first[0].file_name().unwrap().to_str().unwrap().to_owned();
+    assert!(name.ends_with("-seed-5.gin") && name.starts_with("20"), "{name}");
     assert!(
-        ended.transcript.contains(&format!("Saving after every move to {}\n", expected.display())),
+        ended.transcript.contains(&format!("Saving after every move to {}\n", first[0].display())),
         "{}",
         ended.transcript
     );
     assert!(ended.transcript.contains("\nEnd of input. The game is saved in "), "{}", ended.transcript);
-    assert!(text(&expected).starts_with(r#"{"format":"gin-play""#));
-    let ended = Table::open_with_env(&["--ai", "random"], &env).close();
-    assert!(ended.transcript.contains("Seed "), "{}", ended.transcript);
-    assert!(ended.transcript.contains("drawn from the clock"), "{}", ended.transcript);
-    let previous = state.join("gin").join("previous-game.gin");
+    // A second game, even with the same seed, gets a file of its own: nothing is replaced.
+    let ended = Table::open_with_env(&["--ai", "random", "--seed", "5"], &env).close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    let both = saves();
+    assert_eq!(both.len(), 2, "{both:?}");
+    assert!(both.contains(&first[0]));
+    let newest = both.iter().find(|path| **path != first[0]).unwrap().clone();
+    // `gin saves` lists both; `--resume` alone continues the newest unfinished one.
+    let listed = super::gin_with_env(&["saves"], &env);
+    assert_eq!(listed.code, Some(0), "{listed:?}");
+    assert_eq!(listed.stdout.lines().count(), 2, "{}", listed.stdout);
+    assert!(listed.stdout.lines().all(|line| line.contains("vs random") && line.contains("hand 1, unfinished")));
+    let resumed = Table::open_with_env(&["--resume"], &env).close();
+    assert_eq!(resumed.code, Some(0), "{resumed:?}");
     assert!(
-        ended.transcript.contains(&format!("Your unfinished game was moved to {}", previous.display())),
+        resumed.transcript.contains(&format!("Saving after every move to {}", newest.display())),
         "{}",
-        ended.transcript
+        resumed.transcript
     );
-    assert!(text(&previous).contains(r#""seed":5"#));
+    // With nothing unfinished, it says so.
+    let empty = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-play-empty-{}", std::process::id()));
+    let none = Table::open_with_env(&["--resume"], &[("XDG_STATE_HOME", empty.as_path())]).close();
+    assert_eq!(none.code, Some(1), "{none:?}");
+    assert!(none.stderr.contains("no unfinished game to resume"), "{}", none.stderr);
     std::fs::remove_dir_all(state).unwrap();
+}
+
+#[test]
+fn two_sessions_never_play_one_save_and_stale_temporaries_go() {
+    let save = save_path("locked");
+    let stale = save.with_file_name(format!(".{}.99999.tmp", save.file_name().unwrap().to_str().unwrap()));
+    let mut first = Table::open(&["--ai", "simple", "--seed", "6", "--save", save.to_str().unwrap()]);
+    first.screen().expect("the first session asks for a move");
+    std::fs::write(&stale, "half a save").unwrap();
+    let second = Table::open(&["--resume", save.to_str().unwrap()]).close();
+    assert_eq!(second.code, Some(1), "{second:?}");
+    assert!(second.stderr.contains("another `gin play` is playing the game saved in"), "{}", second.stderr);
+    assert!(stale.exists(), "only the lock's holder cleans");
+    assert_eq!(first.close().code, Some(0));
+    let third = Table::open(&["--resume", save.to_str().unwrap()]).close();
+    assert_eq!(third.code, Some(0), "{third:?}");
+    assert!(!stale.exists(), "a stale temporary file of this save is removed");
+    std::fs::remove_file(save).unwrap();
+}
+
+#[test]
+fn a_save_that_fails_is_reported_at_once_and_at_quit() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-play-failing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let save = dir.join("game.gin");
+    let mut table = Table::open(&["--ai", "simple", "--seed", "7", "--save", save.to_str().unwrap()]);
+    let mut screen = table.screen().expect("a first question");
+    // The folder of the save becomes a plain file: every later write fails.
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&dir, "in the way").unwrap();
+    for _ in 0..6 {
+        table.send(&decide(&screen));
+        match table.screen() {
+            Some(next) => screen = next,
+            None => break,
+        }
+        if table.transcript.contains("warning: ") {
+            break;
+        }
+    }
+    let said = table.transcript.clone();
+    table.send("quit");
+    let ended = table.close();
+    assert!(said.contains("this move is not saved"), "{said}");
+    assert!(ended.transcript.contains("The game could NOT be saved: "), "{}", ended.transcript);
+    assert!(!ended.transcript.contains("The game is saved in"), "{}", ended.transcript);
+    std::fs::remove_file(&dir).unwrap();
 }
 
 #[test]

@@ -1,0 +1,73 @@
+//! `gin saves`: the games kept in the state folder, newest first, with their opponent, score and
+//! whether they are finished.
+
+use std::fmt::Write as _;
+use std::io::{self, Write as _};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use clap::Args;
+use gin_rules::Player;
+
+use super::{savefile, shell_word, store};
+use crate::{Failure, Outcome};
+
+/// `gin help saves`.
+pub(crate) const LONG_ABOUT: &str = "\
+List the games `gin play` has saved in your state directory, newest first: when each was last \
+played (UTC), the opponent, the score, and whether it is finished. Every game has its own file, \
+named by the date and time it started and its seed, so no game replaces another. \
+`gin play --resume` with no file continues the newest unfinished one; `gin play --resume FILE` \
+any of them; `gin replay FILE` shows one hand by hand.";
+
+/// The options of `gin saves`.
+#[derive(Debug, Args)]
+pub(crate) struct SavesArgs {}
+
+/// Runs `gin saves`.
+pub(crate) fn run(_args: &SavesArgs) -> Result<Outcome, Failure> {
+    let games = store::saved_games();
+    let mut text = String::new();
+    if games.is_empty() {
+        let _ = writeln!(text, "No saved games in {}.", store::games_dir().display());
+    }
+    for (path, modified) in &games {
+        let _ = writeln!(text, "{}", line(path, *modified));
+    }
+    io::stdout().lock().write_all(text.as_bytes()).context("cannot write to standard output")?;
+    Ok(Outcome::Success)
+}
+
+/// One game: `2026-12-04 15:12  vs mc  You 43 · AI 12  hand 3, unfinished  FILE`.
+fn line(path: &std::path::Path, modified: SystemTime) -> String {
+    let secs = modified.duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_secs());
+    let (year, month, day) = store::civil_date(secs / 86_400);
+    let date = format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", secs % 86_400 / 3600, secs % 3600 / 60);
+    let file = shell_word(path);
+    let summary = std::fs::read_to_string(path).map_err(anyhow::Error::from).and_then(|text| savefile::summary(&text));
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(err) => return format!("{date}  {:<44}  {file}", savefile::printable(&format!("not readable: {err:#}"))),
+    };
+    let name = |player: Player| match (summary.human, summary.ai.is_some()) {
+        (Some(human), true) if human == player => "You".to_owned(),
+        (Some(_), true) => "AI".to_owned(),
+        _ => format!("Player {}", player.index() + 1),
+    };
+    let opponent = match &summary.ai {
+        Some(ai) => format!("vs {}", savefile::printable(ai)),
+        None => "hotseat".to_owned(),
+    };
+    let score = format!(
+        "{} {} · {} {}",
+        name(Player::One),
+        summary.points[Player::One],
+        name(Player::Two),
+        summary.points[Player::Two]
+    );
+    let state = match summary.winner {
+        Some(winner) => format!("finished, {} won", name(winner)),
+        None => format!("hand {}, unfinished", summary.hand),
+    };
+    format!("{date}  {opponent:<12}  {score:<22}  {state:<22}  {file}")
+}
