@@ -36,6 +36,10 @@ pub(crate) const PROGRAM_PREFIX: &str = "cmd:";
 /// How long an agent program may take over one decision, in seconds, unless told otherwise.
 pub(crate) const DEFAULT_TIMEOUT: &str = "10";
 
+/// How long an agent program may take to start, on top of its first decision, unless told
+/// otherwise.
+pub(crate) const DEFAULT_STARTUP: &str = "10";
+
 /// How long a program that was told to quit may take to exit before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
 
@@ -128,20 +132,48 @@ impl AgentChoice {
     }
 }
 
-/// Builds the agent a choice names: a built-in agent, or a started program with its decision
-/// timeout. The report says why a program forfeited (a built-in agent's report stays empty).
+/// How long an agent program may take: over each decision, and once more, at its first
+/// decision, to start up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Limits {
+    /// The most time over one decision.
+    pub decision: Duration,
+    /// The time it may take to start, on top of its first decision's.
+    pub startup: Duration,
+}
+
+/// `--agent-timeout` and `--agent-startup`, shared by the commands that start agent programs.
+#[derive(Clone, Debug, clap::Args)]
+pub(crate) struct LimitArgs {
+    /// The most time an agent program (cmd:...) may take over one decision.
+    #[arg(long, value_name = "SECONDS", default_value = DEFAULT_TIMEOUT, value_parser = parse_timeout)]
+    agent_timeout: Duration,
+    /// The time an agent program may take to start, on top of its first decision's.
+    #[arg(long, value_name = "SECONDS", default_value = DEFAULT_STARTUP, value_parser = parse_timeout)]
+    agent_startup: Duration,
+}
+
+impl LimitArgs {
+    /// The limits these options give.
+    pub(crate) fn limits(&self) -> Limits {
+        Limits { decision: self.agent_timeout, startup: self.agent_startup }
+    }
+}
+
+/// Builds the agent a choice names: a built-in agent, or a started program with its time
+/// limits. The report says why a program forfeited (a built-in agent's report stays empty).
 ///
 /// # Errors
 /// An unknown built-in agent or a bad setting; a program that cannot be started.
 pub(crate) fn build_agent(
     choice: &AgentChoice,
     params: &AgentParams,
-    timeout: Duration,
+    limits: Limits,
 ) -> Result<(Box<dyn Agent + Send>, Report)> {
     match choice {
         AgentChoice::Builtin(spec) => Ok((registry::build(spec, params)?, Report::default())),
         AgentChoice::Program(words) => {
-            let agent = ExternalAgent::start(words, timeout)?;
+            let agent = ExternalAgent::start(words, limits)?;
             let report = agent.report.clone();
             Ok((Box::new(agent), report))
         }
@@ -226,6 +258,8 @@ pub(crate) struct ExternalAgent {
     to_program: Option<Sender<Vec<u8>>>,
     lines: Receiver<Line>,
     timeout: Duration,
+    /// The start-up allowance, until the first decision spends it.
+    startup: Option<Duration>,
     log: PathBuf,
     report: Report,
     seat: Player,
@@ -241,7 +275,7 @@ impl ExternalAgent {
     ///
     /// # Errors
     /// The log file cannot be created, or the program cannot be started.
-    pub(crate) fn start(words: &[String], timeout: Duration) -> Result<ExternalAgent> {
+    pub(crate) fn start(words: &[String], limits: Limits) -> Result<ExternalAgent> {
         static STARTED: AtomicU64 = AtomicU64::new(0);
         let (program, args) = words.split_first().ok_or_else(|| anyhow!("no program given"))?;
         let number = STARTED.fetch_add(1, Ordering::Relaxed);
@@ -276,7 +310,8 @@ impl ExternalAgent {
             child,
             to_program: Some(to_program),
             lines,
-            timeout,
+            timeout: limits.decision,
+            startup: Some(limits.startup),
             log,
             report,
             seat: Player::One,
@@ -348,7 +383,9 @@ impl ExternalAgent {
             Err(mpsc::TryRecvError::Empty) => {}
         }
         self.send();
-        match self.lines.recv_timeout(self.timeout) {
+        let startup = self.startup.take();
+        let wait = self.timeout + startup.unwrap_or_default();
+        match self.lines.recv_timeout(wait) {
             Ok(Line::Text(text)) => match protocol::parse_answer(text.trim()) {
                 Ok(answer) => match answer.showing(view) {
                     Ok(showing) => {
@@ -376,7 +413,16 @@ impl ExternalAgent {
             }
             Err(RecvTimeoutError::Timeout) => {
                 let _ = self.child.kill();
-                self.fail(format!("did not answer within {} s (it was stopped)", self.timeout.as_secs_f64()));
+                let within = match startup {
+                    Some(startup) => format!(
+                        "its first decision within {} s ({} s to start and {} s to decide)",
+                        wait.as_secs_f64(),
+                        startup.as_secs_f64(),
+                        self.timeout.as_secs_f64()
+                    ),
+                    None => format!("within {} s", self.timeout.as_secs_f64()),
+                };
+                self.fail(format!("did not answer {within} (it was stopped)"));
                 None
             }
         }

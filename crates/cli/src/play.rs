@@ -11,7 +11,6 @@ pub(crate) use saves::{LONG_ABOUT as SAVES_LONG_ABOUT, SavesArgs, run as run_sav
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
@@ -26,6 +25,10 @@ use crate::{Failure, Outcome};
 use input::{CardRef, Command};
 use savefile::{Opponent, PlayHeader};
 use screen::{HandEnd, Layout, Look, Seats};
+
+/// Clears the screen, then the scrollback, and moves to the top: what a hot seat shows between
+/// turns on a terminal.
+const CLEAR_ALL: &str = "\x1b[2J\x1b[3J\x1b[H";
 
 /// The AI of a new game when --ai is not given.
 const DEFAULT_AI: &str = "mc";
@@ -85,9 +88,8 @@ pub(crate) struct PlayArgs {
     /// by itself: name it here to play on against it). [default: mc]
     #[arg(long, value_name = "NAME")]
     ai: Option<String>,
-    /// The most time an AI program (cmd:...) may take over one decision.
-    #[arg(long, value_name = "SECONDS", default_value = external::DEFAULT_TIMEOUT, value_parser = external::parse_timeout)]
-    agent_timeout: Duration,
+    #[command(flatten)]
+    limits: external::LimitArgs,
     /// The seed of the deal (printed at the start when drawn from the clock).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -139,7 +141,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
             let save = args.save.clone().unwrap_or_else(|| path.clone());
             // Locked before it is read: two sessions never resume one game.
             let lock = store::lock(&save)?;
-            let resumed = savefile::load(&path, args.ai.as_deref(), &AgentParams::default(), args.agent_timeout)?;
+            let resumed = savefile::load(&path, args.ai.as_deref(), &AgentParams::default(), args.limits.limits())?;
             Session::resumed(resumed, save, lock, look, terminal)
         }
         None => {
@@ -256,7 +258,7 @@ impl Session {
         } else {
             let spec = args.ai.as_deref().unwrap_or(DEFAULT_AI);
             let (ai, report) =
-                savefile::build_ai(spec, human.opponent(), &log, &AgentParams::default(), args.agent_timeout)
+                savefile::build_ai(spec, human.opponent(), &log, &AgentParams::default(), args.limits.limits())
                     .context("--ai")?;
             ai_report = report;
             (Some(ai), PlayHeader::new(Some((spec, human))), Seats::versus_ai(human))
@@ -408,7 +410,9 @@ impl Session {
         if self.header.human.is_none() && self.last_viewer != Some(player) {
             if self.last_viewer.is_some() {
                 if self.terminal {
-                    write!(out, "\x1b[2J\x1b[H")?;
+                    // Clear the screen and the scrollback (`3J`): the other hand must not be a
+                    // scroll away.
+                    write!(out, "{CLEAR_ALL}")?;
                 } else {
                     writeln!(out, "\n{}", "─".repeat(60))?;
                 }

@@ -127,9 +127,8 @@ pub(crate) struct SimArgs {
     #[arg(long)]
     json: bool,
 
-    /// The most time an agent program (cmd:...) may take over one decision.
-    #[arg(long, value_name = "SECONDS", default_value = external::DEFAULT_TIMEOUT, value_parser = external::parse_timeout)]
-    agent_timeout: Duration,
+    #[command(flatten)]
+    limits: external::LimitArgs,
 }
 
 /// The most games one run plays (at 12,000 games a second, more than two years): every count
@@ -176,7 +175,7 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     let threads = args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get));
     let threads = threads.min(usize::try_from(pairs).unwrap_or(usize::MAX));
     let plan =
-        Match { rules: &rules, seed: args.seed, pairs, specs: &specs, params: &params, timeout: args.agent_timeout };
+        Match { rules: &rules, seed: args.seed, pairs, specs: &specs, params: &params, limits: args.limits.limits() };
 
     let started = Instant::now();
     let progress = io::stderr().is_terminal().then(|| Progress { total: pairs * 2, started });
@@ -219,8 +218,8 @@ struct Match<'a> {
     /// The agents of `a` and `b`.
     specs: &'a [AgentChoice; 2],
     params: &'a AgentParams,
-    /// The decision timeout of agent programs.
-    timeout: Duration,
+    /// The time limits of agent programs.
+    limits: external::Limits,
 }
 
 impl Match<'_> {
@@ -290,7 +289,7 @@ impl Match<'_> {
                     match programs[side].take() {
                         Some(program) => Ok(program),
                         None => {
-                            external::build_agent(spec, self.params, self.timeout).with_context(|| format!("{spec}"))
+                            external::build_agent(spec, self.params, self.limits).with_context(|| format!("{spec}"))
                         }
                     }
                 };
@@ -487,8 +486,8 @@ mod tests {
         let rules = Ruleset::eaai();
         let specs = ["random".parse().unwrap(), "random".parse().unwrap()];
         let params = AgentParams::default();
-        let timeout = Duration::from_secs(10);
-        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, timeout };
+        let limits = external::Limits { decision: Duration::from_secs(10), startup: Duration::from_secs(10) };
+        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, limits };
         let one = game.play(1, None).unwrap();
         assert_eq!(one.games, 10);
         assert_eq!(game.play(3, None).unwrap(), one);

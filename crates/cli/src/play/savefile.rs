@@ -9,7 +9,6 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use gin_ai::registry::AgentParams;
@@ -63,10 +62,10 @@ pub(super) fn build_ai(
     seat: Player,
     header: &LogHeader,
     params: &AgentParams,
-    timeout: Duration,
+    limits: external::Limits,
 ) -> Result<(Opponent, Report)> {
     let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
-    let (mut agent, report) = external::build_agent(&parsed, params, timeout)?;
+    let (mut agent, report) = external::build_agent(&parsed, params, limits)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
     Ok(((seat, agent), report))
 }
@@ -131,11 +130,11 @@ pub(super) const STAND_IN: &str = "mc";
 /// # Errors
 /// A file that cannot be read, is not a `gin play` save, is of another version or is damaged
 /// (the message says which), or an AI that cannot be built.
-pub(super) fn load(path: &Path, ai: Option<&str>, params: &AgentParams, timeout: Duration) -> Result<Resumed> {
+pub(super) fn load(path: &Path, ai: Option<&str>, params: &AgentParams, limits: external::Limits) -> Result<Resumed> {
     let bytes = fs::read(path).with_context(|| format!("cannot read the save file `{}`", path.display()))?;
     let text =
         String::from_utf8(bytes).map_err(|_| anyhow!("`{}` is not a gin save file: it is not text", path.display()))?;
-    rebuild(&text, ai, params, timeout).with_context(|| format!("cannot resume from `{}`", path.display()))
+    rebuild(&text, ai, params, limits).with_context(|| format!("cannot resume from `{}`", path.display()))
 }
 
 /// [`load`] from the file's text.
@@ -149,7 +148,7 @@ pub(super) fn load(path: &Path, ai: Option<&str>, params: &AgentParams, timeout:
 ///
 /// A save never starts a program: an opponent `cmd:...` in the save is replaced by [`STAND_IN`]
 /// unless `ai` names a program again.
-fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, timeout: Duration) -> Result<Resumed> {
+fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, limits: external::Limits) -> Result<Resumed> {
     let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
     let mut header = read_header(first)?;
     let (log, logged) = read_log(rest).map_err(|err| anyhow!("the save is damaged: {}", shift_lines(err)))?;
@@ -179,7 +178,7 @@ fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, timeout: Duration
     let ai = match (spec, header.human) {
         (Some(spec), Some(human)) => {
             let seat = human.opponent();
-            let ((seat, mut agent), built) = build_ai(&spec, seat, &log, params, timeout)
+            let ((seat, mut agent), built) = build_ai(&spec, seat, &log, params, limits)
                 .with_context(|| format!("the AI `{}` cannot be built (choose another with --ai)", printable(&spec)))?;
             for event in &events {
                 agent.observe(&event.seen_by(seat));
@@ -288,6 +287,9 @@ pub(super) fn is_finished(text: &str) -> bool {
 mod tests {
     use super::*;
 
+    const LIMITS: external::Limits =
+        external::Limits { decision: std::time::Duration::from_secs(10), startup: std::time::Duration::from_secs(10) };
+
     #[test]
     fn header_lines_are_checked_with_clear_messages() {
         let ok = read_header(r#"{"format":"gin-play","version":1,"ai":"expert","human":"one"}"#).unwrap();
@@ -316,7 +318,7 @@ mod tests {
     }
 
     fn resume(text: &str) -> Resumed {
-        rebuild(text, None, &AgentParams::default(), Duration::from_secs(10)).unwrap()
+        rebuild(text, None, &AgentParams::default(), LIMITS).unwrap()
     }
 
     #[test]
@@ -328,7 +330,7 @@ mod tests {
         let header = PlayHeader::new(Some(("simple", Player::One)));
         let (mut game, mut events) = Game::new(&rules, 9);
         let params = AgentParams::default();
-        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, &params, Duration::from_secs(10)).unwrap();
+        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, &params, LIMITS).unwrap();
         for event in &events {
             agent.observe(&event.seen_by(seat));
         }
@@ -391,8 +393,7 @@ mod tests {
         let (first, rest) = FIXTURE.split_once('\n').unwrap();
         let human = read_header(first).unwrap().human.unwrap();
         let (log, logged) = read_log(rest).unwrap();
-        let ((seat, mut agent), _) =
-            build_ai("expert", human.opponent(), &log, &changed, Duration::from_secs(10)).unwrap();
+        let ((seat, mut agent), _) = build_ai("expert", human.opponent(), &log, &changed, LIMITS).unwrap();
         assert_eq!(seat, human.opponent());
         let (mut game, _) = Game::new(&log.rules, log.seed);
         let mut disagreements = 0;
@@ -407,7 +408,7 @@ mod tests {
         }
         assert!(disagreements > 0);
         for params in [AgentParams::default(), changed] {
-            let resumed = rebuild(FIXTURE, None, &params, Duration::from_secs(10)).unwrap();
+            let resumed = rebuild(FIXTURE, None, &params, LIMITS).unwrap();
             assert!(resumed.events.len() > 100, "{} events", resumed.events.len());
             assert!(resumed.game.result().is_none());
             assert_eq!(resumed.header.ai.as_deref(), Some("expert"));
@@ -428,10 +429,10 @@ mod tests {
         assert!(resumed.notes[0].contains("a save never starts a program"), "{:?}", resumed.notes);
         assert!(resumed.notes[0].contains("--ai 'cmd:touch /nonexistent/gin-must-not-run'"), "{:?}", resumed.notes);
         // Named again, another AI plays on instead; a hotseat save takes none.
-        let chosen = rebuild(&text, Some("simple"), &AgentParams::default(), Duration::from_secs(10)).unwrap();
+        let chosen = rebuild(&text, Some("simple"), &AgentParams::default(), LIMITS).unwrap();
         assert_eq!(chosen.header.ai.as_deref(), Some("simple"));
         let hotseat = save(&PlayHeader::new(None), &log, &events);
-        let err = rebuild(&hotseat, Some("simple"), &AgentParams::default(), Duration::from_secs(10)).err().unwrap();
+        let err = rebuild(&hotseat, Some("simple"), &AgentParams::default(), LIMITS).err().unwrap();
         assert!(err.to_string().contains("two people"), "{err}");
     }
 

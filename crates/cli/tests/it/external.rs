@@ -188,7 +188,38 @@ fn a_program_that_crashes_forfeits() {
 #[test]
 fn a_program_that_hangs_forfeits_after_the_timeout() {
     let program = broken_agent("hang", "True", "time.sleep(60)");
-    assert_forfeits(&program, "did not answer within 1 s", &["--agent-timeout", "1"]);
+    assert_forfeits(
+        &program,
+        "did not answer its first decision within 1.5 s (0.5 s to start and 1 s to decide)",
+        &["--agent-timeout", "1", "--agent-startup", "0.5"],
+    );
+    // A later decision has the decision's time alone.
+    let program = broken_agent("hang-later", "m['view']['draws'] > 2", "time.sleep(60)");
+    assert_forfeits(&program, "did not answer within 1 s (it was stopped)", &["--agent-timeout", "1"]);
+}
+
+#[test]
+fn starting_up_has_its_own_time() {
+    // A program that takes 1.5 s to start, then answers at once.
+    let script = "import json, sys, time\n\
+                  time.sleep(1.5)\n\
+                  for line in sys.stdin:\n    \
+                      m = json.loads(line)\n    \
+                      if m['type'] == 'decide':\n        \
+                          print(json.dumps(m['legal'][0]), flush=True)\n    \
+                      elif m['type'] == 'quit':\n        \
+                          break\n";
+    let program = temp_file("slow-start.py", script);
+    let agent = format!("cmd:{} {}", python3(), program.display());
+    let (run, figures) = sim_against_simple(&agent, "2", &["--agent-timeout", "1"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(figures["forfeits"], 0, "{run:?}");
+    let (run, figures) = sim_against_simple(&agent, "2", &["--agent-timeout", "1", "--agent-startup", "0.1"]);
+    assert_eq!(figures["a"]["forfeits"], 2, "{run:?}");
+    assert!(run.stderr.contains("did not answer its first decision within 1.1 s"), "{run:?}");
+    for line in run.stderr.lines().filter(|line| line.contains("its standard error is in ")) {
+        let _ = std::fs::remove_file(line.rsplit_once("its standard error is in ").unwrap().1.trim_end_matches(')'));
+    }
 }
 
 #[test]
