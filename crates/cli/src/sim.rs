@@ -6,6 +6,7 @@ use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::num::NonZero;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
@@ -34,11 +35,13 @@ The expert parameters apply to expert and to the expert inside mc and mc-fast; t
 apply on top. `gin settings` lists every setting with its range, default and meaning.
 
 `cmd:PROGRAM ARGS...` is a program that plays over the external-agent protocol \
-(docs/protocol.md), started afresh for every game. The rest of the spec is split on \
+(docs/protocol.md), started once per thread and side and again after a forfeit. The rest of the spec is split on \
 whitespace, with no quoting: a path or an argument with spaces needs a wrapper script. A \
 program that crashes, takes longer than --agent-timeout over a decision, or answers something \
 other than a legal action forfeits that game (a note on standard error names the program, the \
-reason, and the log file that holds its standard error); the other games go on.
+reason, and the log file that holds its standard error); the other games go on, until one agent \
+has forfeited --max-forfeits games (10 by default): then the match stops with exit status 1. A \
+program's start-up has its own time, --agent-startup, on top of its first decision's.
 
 Mirrored pairs: the games are played in pairs from the same seed, so with the same deals. In the \
 first game of a pair `a` sits in seat one and `b` in seat two; in the second they swap seats, so \
@@ -77,7 +80,8 @@ seed gives the same bytes.
 
 Exit status: 0 when the games were played (forfeits included), 2 for a bad option (an unknown \
 agent or setting, --games 0, --threads 0, an unreadable --rules or --param file), 1 if a game \
-could not be run (such as an agent program that cannot be started).";
+could not be run (such as an agent program that cannot be started) or the match was stopped by \
+--max-forfeits.";
 
 /// The examples after `gin sim --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -129,6 +133,11 @@ pub(crate) struct SimArgs {
 
     #[command(flatten)]
     limits: external::LimitArgs,
+
+    /// Stop the match once one agent has forfeited this many games (an agent program that keeps
+    /// failing); 0 never stops.
+    #[arg(long, value_name = "N", default_value = "10")]
+    max_forfeits: u64,
 }
 
 /// The most games one run plays (at 12,000 games a second, more than two years): every count
@@ -174,8 +183,15 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     }
     let threads = args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get));
     let threads = threads.min(usize::try_from(pairs).unwrap_or(usize::MAX));
-    let plan =
-        Match { rules: &rules, seed: args.seed, pairs, specs: &specs, params: &params, limits: args.limits.limits() };
+    let plan = Match {
+        rules: &rules,
+        seed: args.seed,
+        pairs,
+        specs: &specs,
+        params: &params,
+        limits: args.limits.limits(),
+        max_forfeits: args.max_forfeits,
+    };
 
     let started = Instant::now();
     let progress = io::stderr().is_terminal().then(|| Progress { total: pairs * 2, started });
@@ -220,6 +236,15 @@ struct Match<'a> {
     params: &'a AgentParams,
     /// The time limits of agent programs.
     limits: external::Limits,
+    /// Forfeits of one side that stop the match (0: never).
+    max_forfeits: u64,
+}
+
+/// The forfeits of each side so far, across the workers, and why the last one happened.
+#[derive(Default)]
+struct Forfeits {
+    count: [AtomicU64; 2],
+    last: Mutex<Option<String>>,
 }
 
 impl Match<'_> {
@@ -228,16 +253,17 @@ impl Match<'_> {
     fn play(&self, threads: usize, progress: Option<&Progress>) -> Result<Tally> {
         let next_pair = AtomicU64::new(0);
         let games_done = AtomicU64::new(0);
-        thread::scope(|scope| {
+        let forfeits = Forfeits::default();
+        let total = thread::scope(|scope| {
             // Each worker holds a sender; the channel closes when the last one ends, even by a panic.
             let (finished, all_finished) = mpsc::channel::<()>();
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     let finished = finished.clone();
-                    let (next_pair, games_done) = (&next_pair, &games_done);
+                    let (next_pair, games_done, forfeits) = (&next_pair, &games_done, &forfeits);
                     scope.spawn(move || {
                         let _finished = finished;
-                        let result = self.work(next_pair, games_done);
+                        let result = self.work(next_pair, games_done, forfeits);
                         if result.is_err() {
                             // Leave no pair for the others.
                             next_pair.fetch_max(self.pairs, Ordering::Relaxed);
@@ -262,8 +288,22 @@ impl Match<'_> {
                     .map_err(|_| anyhow!("a game stopped on an internal error (a bug in an agent or the engine)"))??;
                 total.add(&tally);
             }
-            Ok(total)
-        })
+            Ok::<Tally, anyhow::Error>(total)
+        })?;
+        for (side, count) in ["a", "b"].iter().zip(&forfeits.count) {
+            let count = count.load(Ordering::Relaxed);
+            if self.max_forfeits > 0 && count >= self.max_forfeits {
+                let last = forfeits.last.lock().map(|last| last.clone()).unwrap_or_default().unwrap_or_default();
+                return Err(anyhow!(
+                    "--{side} {} forfeited {count} games, the most --max-forfeits allows: the match was stopped \
+                     after {} of {} games (the last forfeit: {last})",
+                    self.specs[usize::from(*side == "b")],
+                    total.games,
+                    self.pairs * 2
+                ));
+            }
+        }
+        Ok(total)
     }
 
     /// One worker: plays pairs until none is left, with new built-in agents for every game, so
@@ -271,7 +311,7 @@ impl Match<'_> {
     /// which thread played what). An agent program is started once per worker and side and plays
     /// game after game (each begins with `start_game` and its seed); after a forfeit it is
     /// replaced by a fresh one.
-    fn work(&self, next_pair: &AtomicU64, games_done: &AtomicU64) -> Result<Tally> {
+    fn work(&self, next_pair: &AtomicU64, games_done: &AtomicU64, forfeits: &Forfeits) -> Result<Tally> {
         let mut tally = Tally::default();
         let mut programs: [Option<(Box<dyn Agent + Send>, external::Report)>; 2] = [None, None];
         loop {
@@ -303,12 +343,23 @@ impl Match<'_> {
                 observer.finish(&record.outcome);
                 if let GameOutcome::Forfeit { player, reason, .. } = &record.outcome {
                     let report = if *player == Player::One { &report_one } else { &report_two };
-                    if let Some(why) = report.explain(reason) {
+                    let why = report.explain(reason);
+                    if let Some(why) = &why {
                         let side = if sides[*player] == Side::A { "a" } else { "b" };
                         eprintln!(
                             "note: game seed {seed}, --a in seat {}: --{side} forfeits: {why}",
                             a_seat.index() + 1
                         );
+                    }
+                    let count = forfeits.count[sides[*player].index()].fetch_add(1, Ordering::Relaxed) + 1;
+                    if let Ok(mut last) = forfeits.last.lock() {
+                        *last = Some(why.unwrap_or_else(|| reason.clone()));
+                    }
+                    if self.max_forfeits > 0 && count >= self.max_forfeits {
+                        // Leave no pair for anyone: the match stops.
+                        next_pair.fetch_max(self.pairs, Ordering::Relaxed);
+                        games_done.fetch_add(1, Ordering::Relaxed);
+                        return Ok(tally);
                     }
                 }
                 // Keep a program that played its game through for the next one.
@@ -487,7 +538,7 @@ mod tests {
         let specs = ["random".parse().unwrap(), "random".parse().unwrap()];
         let params = AgentParams::default();
         let limits = external::Limits { decision: Duration::from_secs(10), startup: Duration::from_secs(10) };
-        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, limits };
+        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, limits, max_forfeits: 0 };
         let one = game.play(1, None).unwrap();
         assert_eq!(one.games, 10);
         assert_eq!(game.play(3, None).unwrap(), one);

@@ -278,3 +278,25 @@ fn the_bot_refuses_what_is_not_a_host_message() {
     let run = gin(&["bot", "--agent", "chess"], "");
     assert_eq!(run.code, Some(2), "{run:?}");
 }
+
+#[test]
+fn a_match_against_a_program_that_keeps_failing_stops() {
+    let program = broken_agent("always-crash", "True", "sys.exit(4)");
+    let agent = format!("cmd:{} {}", python3(), program.display());
+    let run = gin(&["sim", "--a", &agent, "--games", "1000", "--threads", "1", "--max-forfeits", "3"], "");
+    assert_eq!(run.code, Some(1), "{run:?}");
+    let error = run.stderr.lines().last().unwrap();
+    assert!(error.starts_with(&format!("error: --a {agent} forfeited 3 games")), "{error}");
+    assert!(error.contains("the match was stopped after 3 of 1000 games"), "{error}");
+    assert!(error.contains("exited with status 4"), "{error}");
+    assert_eq!(run.stderr.lines().filter(|line| line.contains("--a forfeits")).count(), 3, "{run:?}");
+    for line in run.stderr.lines().filter(|line| line.contains("its standard error is in ")) {
+        let _ = std::fs::remove_file(line.rsplit_once("its standard error is in ").unwrap().1.trim_end_matches(')'));
+    }
+    // 0: no limit.
+    let run = gin(&["sim", "--a", &agent, "--games", "4", "--threads", "1", "--max-forfeits", "0", "--json"], "");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for line in run.stderr.lines().filter(|line| line.contains("its standard error is in ")) {
+        let _ = std::fs::remove_file(line.rsplit_once("its standard error is in ").unwrap().1.trim_end_matches(')'));
+    }
+}
