@@ -10,10 +10,11 @@
 //! program names with a knock, big gin or a defense are read into a [`Showing`] that
 //! [`Agent::show`] hands to the referee.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,6 +43,10 @@ pub(crate) const DEFAULT_STARTUP: &str = "10";
 
 /// How long a program that was told to quit may take to exit before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+/// How much of a program's standard error its log keeps: the last MiB (the file may reach
+/// twice that while the program runs).
+const LOG_KEEP: usize = 1 << 20;
 
 /// The longest line a program may send.
 const MAX_LINE: u64 = 1 << 20;
@@ -205,8 +210,6 @@ struct ReportState {
     fault: Option<String>,
     /// Its last answer.
     last_reply: Option<String>,
-    /// Whether a message named its log (which is then kept).
-    cited: bool,
 }
 
 impl Report {
@@ -217,17 +220,22 @@ impl Report {
     /// Why the program forfeited, given the engine's reason for refusing its action: `None` for a
     /// built-in agent.
     pub(crate) fn explain(&self, refused: &str) -> Option<String> {
-        let mut state = self.lock();
+        let state = self.lock();
         if state.program.is_empty() {
             return None;
         }
-        state.cited = true;
         let what = match (&state.fault, &state.last_reply) {
             (Some(fault), _) => fault.clone(),
             (None, Some(reply)) => format!("answered {}, which the game refuses: {refused}", quote(reply)),
             (None, None) => format!("was refused: {refused}"),
         };
-        Some(format!("program `{}` {what} (its standard error is in {})", state.program, state.log.display()))
+        // The log is named when the program wrote something there (an empty one is removed).
+        let log = if fs::metadata(&state.log).is_ok_and(|meta| meta.len() > 0) {
+            format!("its standard error is in {}", state.log.display())
+        } else {
+            "it wrote nothing to its standard error".to_owned()
+        };
+        Some(format!("program `{}` {what} ({log})", state.program))
     }
 
     pub(crate) fn fault(&self) -> bool {
@@ -261,6 +269,8 @@ pub(crate) struct ExternalAgent {
     /// The start-up allowance, until the first decision spends it.
     startup: Option<Duration>,
     log: PathBuf,
+    /// The thread that copies the program's standard error into `log`.
+    stderr: Option<thread::JoinHandle<()>>,
     report: Report,
     seat: Player,
     points: ByPlayer<u32>,
@@ -280,13 +290,14 @@ impl ExternalAgent {
         let (program, args) = words.split_first().ok_or_else(|| anyhow!("no program given"))?;
         let number = STARTED.fetch_add(1, Ordering::Relaxed);
         let log = std::env::temp_dir().join(format!("gin-agent-{}-{number}.log", std::process::id()));
-        let stderr = File::create(&log).with_context(|| format!("cannot create the log file `{}`", log.display()))?;
+        let file = File::create(&log).with_context(|| format!("cannot create the log file `{}`", log.display()))?;
         let command_line = words.join(" ");
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(stderr)
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        // A group of its own, so that it is ended with every process it starts.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .inspect_err(|_| {
                 let _ = fs::remove_file(&log);
@@ -294,6 +305,11 @@ impl ExternalAgent {
             .with_context(|| format!("cannot start the agent program `{command_line}`"))?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let stderr = {
+            let log = log.clone();
+            thread::spawn(move || keep_log(stderr, file, &log, LOG_KEEP))
+        };
         let (to_program, batches) = mpsc::channel();
         thread::spawn(move || write_batches(stdin, &batches));
         let (line_sender, lines) = mpsc::channel();
@@ -303,7 +319,6 @@ impl ExternalAgent {
             log: log.clone(),
             fault: None,
             last_reply: None,
-            cited: false,
         })));
         Ok(ExternalAgent {
             name: format!("{PROGRAM_PREFIX}{command_line}"),
@@ -313,6 +328,7 @@ impl ExternalAgent {
             timeout: limits.decision,
             startup: Some(limits.startup),
             log,
+            stderr: Some(stderr),
             report,
             seat: Player::One,
             points: ByPlayer::default(),
@@ -412,7 +428,7 @@ impl ExternalAgent {
                 None
             }
             Err(RecvTimeoutError::Timeout) => {
-                let _ = self.child.kill();
+                self.end_group();
                 let within = match startup {
                     Some(startup) => format!(
                         "its first decision within {} s ({} s to start and {} s to decide)",
@@ -426,6 +442,15 @@ impl ExternalAgent {
                 None
             }
         }
+    }
+
+    /// Ends the program and every process of its group.
+    fn end_group(&mut self) {
+        #[cfg(unix)]
+        if let Ok(id) = i32::try_from(self.child.id()) {
+            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(id), nix::sys::signal::Signal::SIGKILL);
+        }
+        let _ = self.child.kill();
     }
 
     /// Why the program's output closed.
@@ -504,28 +529,66 @@ impl Drop for ExternalAgent {
         // Closing the writer closes the program's input once everything queued is written.
         self.to_program = None;
         let deadline = Instant::now() + QUIT_GRACE;
-        let mut exited = false;
         if !faulted {
             // Wait for the program to close its output (it usually exits then), then for its exit.
             while let Ok(Line::Text(_) | Line::TooLong) =
                 self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
             {}
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    exited = true;
-                    break;
-                }
+            while Instant::now() < deadline && !matches!(self.child.try_wait(), Ok(Some(_))) {
                 thread::sleep(Duration::from_millis(1));
             }
         }
-        if !exited {
-            let _ = self.child.kill();
-        }
+        // Whatever it left running in its group goes with it (the program itself too, if it
+        // has not exited).
+        self.end_group();
         let _ = self.child.wait();
-        // An empty log of a program that did nothing wrong is not worth keeping.
-        if !faulted && !self.report.lock().cited && fs::metadata(&self.log).is_ok_and(|meta| meta.len() == 0) {
+        // The log is complete once the program's standard error is closed; an empty one is not
+        // kept.
+        if let Some(copier) = self.stderr.take() {
+            let _ = copier.join();
+        }
+        if fs::metadata(&self.log).is_ok_and(|meta| meta.len() == 0) {
             let _ = fs::remove_file(&self.log);
         }
+    }
+}
+
+/// The thread that copies a program's standard error into `file` (at `path`), keeping its last
+/// `keep` bytes: the file is cut back to them whenever it reaches twice that, and at the end.
+fn keep_log(mut stderr: impl Read, file: File, path: &Path, keep: usize) {
+    let mut file = Some(file);
+    let mut written = 0usize;
+    // The last `keep` bytes, in order, to cut the file back to.
+    let mut tail: VecDeque<u8> = VecDeque::new();
+    let mut buffer = [0u8; 8192];
+    let cut_back = |file: &mut Option<File>, tail: &VecDeque<u8>| -> usize {
+        let (front, back) = tail.as_slices();
+        *file = File::create(path).ok();
+        if let Some(fresh) = file {
+            let _ = fresh.write_all(front).and_then(|()| fresh.write_all(back));
+        }
+        tail.len()
+    };
+    loop {
+        let n = match stderr.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let chunk = &buffer[..n];
+        tail.extend(chunk);
+        if tail.len() > keep {
+            tail.drain(..tail.len() - keep);
+        }
+        if let Some(open) = &mut file {
+            let _ = open.write_all(chunk);
+        }
+        written += n;
+        if written >= 2 * keep {
+            written = cut_back(&mut file, &tail);
+        }
+    }
+    if written > keep {
+        cut_back(&mut file, &tail);
     }
 }
 

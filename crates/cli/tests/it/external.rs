@@ -24,6 +24,7 @@ fn example_agent() -> PathBuf {
 fn broken_agent(name: &str, when: &str, misbehave: &str) -> PathBuf {
     let script = format!(
         "import json, sys, time\n\
+         print('agent starting', file=sys.stderr, flush=True)\n\
          for line in sys.stdin:\n    \
              m = json.loads(line)\n    \
              if m['type'] == 'decide':\n        \
@@ -174,7 +175,7 @@ fn assert_forfeits(program: &Path, why: &str, extra: &[&str]) {
         assert!(note.contains(&format!("program `python3 {}`", program.display())), "{note}");
         assert!(note.contains(why), "expected `{why}` in: {note}");
         let log = note.rsplit_once("its standard error is in ").expect("the log is named").1.trim_end_matches(')');
-        assert!(PathBuf::from(log).exists(), "{note}");
+        assert!(std::fs::read_to_string(log).is_ok_and(|text| text.starts_with("agent starting\n")), "{note}");
         let _ = std::fs::remove_file(log);
     }
 }
@@ -264,8 +265,9 @@ fn play_stops_when_the_ai_program_forfeits() {
     assert_eq!(run.code, Some(1), "{run:?}");
     assert!(run.stderr.contains("the AI forfeits: program `python3"), "{run:?}");
     assert!(run.stderr.contains("exited with status 3"), "{run:?}");
-    let log = run.stderr.rsplit_once("its standard error is in ").expect("the log is named").1;
-    let _ = std::fs::remove_file(log.trim_end().trim_end_matches(')'));
+    if let Some((_, log)) = run.stderr.rsplit_once("its standard error is in ") {
+        let _ = std::fs::remove_file(log.trim_end().trim_end_matches(')'));
+    }
 }
 
 #[test]
@@ -299,4 +301,70 @@ fn a_match_against_a_program_that_keeps_failing_stops() {
     for line in run.stderr.lines().filter(|line| line.contains("its standard error is in ")) {
         let _ = std::fs::remove_file(line.rsplit_once("its standard error is in ").unwrap().1.trim_end_matches(')'));
     }
+}
+
+/// Whether the process `pid` is gone (or only a zombie waiting to be reaped), within a moment.
+fn ended(pid: u32) -> bool {
+    (0..200).any(|_| {
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+        let gone =
+            state.as_ref().map_or(true, |stat| stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('Z')));
+        if !gone {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        gone
+    })
+}
+
+#[test]
+fn a_program_is_ended_with_everything_it_started() {
+    for (name, misbehave, extra) in [
+        ("spawns-and-hangs", "time.sleep(60)", &["--agent-timeout", "1", "--agent-startup", "0.1"][..]),
+        ("spawns-and-plays", "pass", &[][..]),
+    ] {
+        let pid_file = temp_file(&format!("{name}.pid"), "");
+        let spawn = format!(
+            "import subprocess; p = subprocess.Popen(['sleep', '60']); open('{}', 'w').write(str(p.pid)); time.sleep(0.1)",
+            pid_file.display()
+        );
+        let program = broken_agent(name, "m['view']['draws'] == 0", &format!("{spawn}\n            {misbehave}"));
+        let agent = format!("cmd:{} {}", python3(), program.display());
+        let (run, _) = sim_against_simple(&agent, "2", extra);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+        assert!(ended(pid), "{name}: the program's child {pid} still runs");
+        for line in run.stderr.lines().filter(|line| line.contains("its standard error is in ")) {
+            let _ =
+                std::fs::remove_file(line.rsplit_once("its standard error is in ").unwrap().1.trim_end_matches(')'));
+        }
+    }
+}
+
+#[test]
+fn a_programs_log_keeps_its_last_mebibyte_and_an_empty_one_goes() {
+    // 3 MiB of numbered lines on standard error, then a crash.
+    let script = "import sys\n\
+                  for i in range(300000):\n    \
+                      sys.stderr.write('line %09d\\n' % i)\n\
+                  sys.stderr.flush()\n\
+                  sys.exit(5)\n";
+    let program = temp_file("chatty.py", script);
+    let agent = format!("cmd:{} {}", python3(), program.display());
+    let (run, _) = sim_against_simple(&agent, "2", &["--max-forfeits", "0"]);
+    let notes: Vec<&str> = run.stderr.lines().filter(|line| line.contains("--a forfeits")).collect();
+    assert_eq!(notes.len(), 2, "{run:?}");
+    for note in notes {
+        let log = note.rsplit_once("its standard error is in ").expect("the log is named").1.trim_end_matches(')');
+        let text = std::fs::read_to_string(log).unwrap();
+        assert!(text.len() <= 1 << 20, "{} bytes", text.len());
+        assert!(text.len() > (1 << 20) - 20, "{} bytes", text.len());
+        assert!(text.ends_with("line 000299999\n"), "{}", &text[text.len() - 40..]);
+        std::fs::remove_file(log).unwrap();
+    }
+    // A program that writes nothing there leaves no log, and the note says so.
+    let quiet = temp_file("quiet-crash.py", "import sys\nsys.exit(6)\n");
+    let agent = format!("cmd:{} {}", python3(), quiet.display());
+    let (run, _) = sim_against_simple(&agent, "2", &[]);
+    let note = run.stderr.lines().find(|line| line.contains("--a forfeits")).unwrap();
+    assert!(note.contains("it wrote nothing to its standard error"), "{note}");
 }
