@@ -133,9 +133,7 @@ fn main() -> ExitCode {
 /// `text` with every control character but the line break escaped (`\u{1b}`): an error may quote
 /// what a file or a program sent, which must not drive the terminal.
 fn terminal_safe(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() && c != '\n' { c.escape_default().collect() } else { c.to_string() })
-        .collect()
+    text.split('\n').map(|line| render::untrusted(line, usize::MAX)).collect::<Vec<_>>().join("\n")
 }
 
 /// Whether the error comes from writing to a closed pipe.

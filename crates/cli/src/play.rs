@@ -372,12 +372,23 @@ impl Session {
             let result = match automatic {
                 Some((action, showing)) => {
                     let before = self.snapshot();
-                    let produced = self.game.play_with(player, action, showing.as_ref()).map_err(|err| {
-                        match self.ai_report.explain(&err.to_string()) {
-                            Some(why) => anyhow!("the AI forfeits: {why}"),
-                            None => anyhow!("the AI chose a move the game refuses ({action}): {err}"),
+                    let produced = match self.game.play_with(player, action, showing.as_ref()) {
+                        Ok(produced) => produced,
+                        Err(err) => {
+                            let why = match self.ai_report.explain(&err.to_string()) {
+                                Some(why) => why,
+                                None => format!("it chose a move the game refuses ({action}): {err}"),
+                            };
+                            // The game ends here, lost by the AI: the save says so, and is not
+                            // resumed into the same failure.
+                            self.header.forfeit = Some(why.clone());
+                            let saved = match self.write_save() {
+                                Ok(()) => format!("the save {} records it", self.save.display()),
+                                Err(err) => format!("and it could NOT be saved: {err:#}"),
+                            };
+                            return Err(anyhow!("the AI forfeits: {why}; {saved}"));
                         }
-                    })?;
+                    };
                     self.after_move(produced, before, input, out)
                 }
                 None => self.human_turn(player, input, out),

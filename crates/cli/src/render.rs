@@ -1,4 +1,5 @@
-//! How cards look on the terminal: suit symbols or ASCII letters.
+//! How cards look on the terminal (suit symbols or ASCII letters), and how text from outside is
+//! shown there.
 
 use std::fmt;
 use std::io::{self, IsTerminal};
@@ -81,6 +82,24 @@ impl fmt::Display for Styled<&[Meld]> {
         }
         Ok(())
     }
+}
+
+/// Text that came from outside (typed, read from a file, sent by a program) as it may be shown
+/// on a terminal: control characters escaped (`\u{1b}`), never sent raw, and at most
+/// `max_chars` characters, with `…` after a cut.
+pub(crate) fn untrusted(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(max_chars) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().nth(max_chars).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 #[cfg(test)]

@@ -39,11 +39,13 @@ struct Names {
     names: ByPlayer<String>,
     /// The human's seat in a game against the AI.
     human: Option<Player>,
+    /// Why the AI forfeited the game, when the save records it.
+    forfeit: Option<String>,
 }
 
 impl Names {
     fn new(one: &str, two: &str, human: Option<Player>) -> Names {
-        Names { names: ByPlayer::new(one.to_owned(), two.to_owned()), human }
+        Names { names: ByPlayer::new(one.to_owned(), two.to_owned()), human, forfeit: None }
     }
 
     fn of(&self, player: Player) -> &str {
@@ -84,11 +86,18 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
     let text = if args.summary { summary(&names, &header, &events) } else { full(&names, &header, &events, style) };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes()).context("cannot write the replay")?;
-    if game.result().is_none() {
+    if let Some(why) = &names.forfeit {
+        writeln!(out, "The game ended there: the AI forfeited it ({why}).").context("cannot write the replay")?;
+    } else if game.result().is_none() {
         writeln!(out, "(the game is not over: `gin play --resume {}` continues it)", args.file.display())
             .context("cannot write the replay")?;
     }
     Ok(Outcome::Success)
+}
+
+/// `text` from the file as it may be shown: see [`crate::render::untrusted`].
+fn terminal_safe(text: &str) -> String {
+    crate::render::untrusted(text, 200)
 }
 
 /// The player names and the engine log of a file: a `gin play` save has a header line first.
@@ -104,7 +113,9 @@ fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
             if version != Some(1) {
                 bail!("save format version {version:?} is not supported: this gin reads version 1");
             }
-            let ai = value.get("ai").and_then(serde_json::Value::as_str);
+            // What the file says is shown, never sent to the terminal raw.
+            let ai = value.get("ai").and_then(serde_json::Value::as_str).map(terminal_safe);
+            let ai = ai.as_deref();
             let human = value.get("human").and_then(|h| serde_json::from_value::<Player>(h.clone()).ok());
             let names = match (ai, human) {
                 (Some(ai), Some(human)) => {
@@ -116,6 +127,8 @@ fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
                 }
                 _ => default,
             };
+            let mut names = names;
+            names.forfeit = value.get("forfeit").and_then(serde_json::Value::as_str).map(terminal_safe);
             let rest = text.find('\n').map_or("", |at| &text[at + 1..]);
             Ok((names, rest))
         }
@@ -375,5 +388,14 @@ mod tests {
             assert!(line.starts_with(&format!("  {} shows ", names.of(showdown.defender()))), "{line}");
             assert!(line.ends_with(&format!("(deadwood {})", shown.deadwood())), "{line}");
         }
+    }
+
+    #[test]
+    fn names_from_the_file_are_escaped_and_a_forfeit_is_read() {
+        let header = r#"{"format":"gin-play","version":1,"ai":"ev\u001b[31mil","human":"one","forfeit":"it crashed"}"#;
+        let save = format!("{header}\n{}", log(1));
+        let (names, _) = split_save(&save).unwrap();
+        assert_eq!(names.of(Player::Two), "the AI (ev\\u{1b}[31mil)");
+        assert_eq!(names.forfeit.as_deref(), Some("it crashed"));
     }
 }

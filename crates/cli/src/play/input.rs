@@ -91,7 +91,7 @@ fn card_ref(word: &str) -> Result<CardRef, String> {
     word.parse::<Card>().map(CardRef::Card).map_err(|err| {
         // Two or three characters are a card mistyped; longer words, an unknown command.
         if word.chars().count() <= 3 {
-            format!("`{}` is not a card: {}.", shown(word), escaped(&err.to_string()))
+            format!("`{}` is not a card: {}.", shown(word), crate::render::untrusted(&err.to_string(), 200))
         } else {
             format!("`{}` is not a command or a card.", shown(word))
         }
@@ -100,18 +100,8 @@ fn card_ref(word: &str) -> Result<CardRef, String> {
 
 /// What the player typed, as an error quotes it: control characters escaped (never sent to the
 /// terminal raw) and at most a short prefix of a long line.
-pub(super) fn shown(text: &str) -> String {
-    const MAX_CHARS: usize = 40;
-    let mut out: String = escaped(&text.chars().take(MAX_CHARS).collect::<String>());
-    if text.chars().count() > MAX_CHARS {
-        out.push('…');
-    }
-    out
-}
-
-/// `text` with its control characters escaped (`\u{1b}`), so that it cannot drive the terminal.
-fn escaped(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() { c.escape_default().collect() } else { c.to_string() }).collect()
+fn shown(text: &str) -> String {
+    crate::render::untrusted(text, 40)
 }
 
 /// The help text for the commands.

@@ -34,6 +34,10 @@ pub(super) struct PlayHeader {
     pub ai: Option<String>,
     /// The person's seat against the AI, or `None` at a hotseat table.
     pub human: Option<Player>,
+    /// Why the AI forfeited, when it did: the game ended there, lost by the AI. Left out while
+    /// the game is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<String>,
 }
 
 impl PlayHeader {
@@ -45,6 +49,7 @@ impl PlayHeader {
             version: VERSION,
             ai: opponent.map(|(ai, _)| ai.to_owned()),
             human: opponent.map(|(_, human)| human),
+            forfeit: None,
         }
     }
 }
@@ -156,6 +161,9 @@ fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, limits: external:
         bail!("line 2: this save starts from a set-up deal, which `gin play` never writes");
     }
     let game = replay_events(&log, &logged).map_err(|err| anyhow!("the save is damaged: {}", shift_lines(err)))?;
+    if let Some(why) = &header.forfeit {
+        bail!("this game is over: the AI forfeited it ({}); `gin replay` shows it", printable(why));
+    }
     let events: Vec<Event> = logged.into_iter().map(|(_, event)| event).collect();
     let mut notes = Vec::new();
     let spec = match (header.ai.as_deref(), header.human, ai) {
@@ -195,15 +203,10 @@ fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, limits: external:
     Ok(Resumed { header, log, game, events, ai, report, notes })
 }
 
-/// A spec or a name from a file as it may be shown on a terminal: control characters replaced,
+/// A spec or a name from a file as it may be shown on a terminal: control characters escaped,
 /// and cut short when long.
 pub(super) fn printable(text: &str) -> String {
-    const MAX_CHARS: usize = 200;
-    let mut shown: String = text.chars().take(MAX_CHARS).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if text.chars().count() > MAX_CHARS {
-        shown.push('…');
-    }
-    shown
+    crate::render::untrusted(text, 200)
 }
 
 /// What `gin saves` shows of a save.
@@ -218,6 +221,8 @@ pub(super) struct Summary {
     pub hand: u32,
     /// The winner, once the game is over.
     pub winner: Option<Player>,
+    /// Why the AI forfeited, if it did.
+    pub forfeit: Option<String>,
 }
 
 /// Reads a save's text as [`load`] does, without building its AI.
@@ -234,7 +239,8 @@ pub(super) fn summary(text: &str) -> Result<Summary> {
         human: header.human,
         points: game.score().points,
         hand: game.hand_number(),
-        winner: game.result().map(|result| result.winner),
+        winner: game.result().map(|result| result.winner).or(header.human.filter(|_| header.forfeit.is_some())),
+        forfeit: header.forfeit,
     })
 }
 
@@ -275,12 +281,16 @@ fn shift_lines(err: ReplayError) -> String {
     }
 }
 
-/// Whether a save's last event ends the game (a quick look, for not losing unfinished games).
+/// Whether a save's game is over: its last event ends the game, or its AI forfeited (a quick
+/// look).
 pub(super) fn is_finished(text: &str) -> bool {
-    text.lines()
-        .rev()
-        .find(|line| !line.trim().is_empty())
-        .is_some_and(|line| line.contains("\"event\":\"game_ended\""))
+    let forfeited = text.lines().next().is_some_and(|header| header.contains("\"forfeit\":"));
+    forfeited
+        || text
+            .lines()
+            .rev()
+            .find(|line| !line.trim().is_empty())
+            .is_some_and(|line| line.contains("\"event\":\"game_ended\""))
 }
 
 #[cfg(test)]
@@ -438,7 +448,7 @@ mod tests {
 
     #[test]
     fn names_from_a_file_are_shown_safely() {
-        assert_eq!(printable("cmd:evil\u{1b}[31m"), "cmd:evil?[31m");
+        assert_eq!(printable("cmd:evil\u{1b}[31m"), "cmd:evil\\u{1b}[31m");
         let long = "x".repeat(500);
         assert_eq!(printable(&long).chars().count(), 201);
     }

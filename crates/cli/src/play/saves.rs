@@ -65,9 +65,10 @@ fn line(path: &std::path::Path, modified: SystemTime) -> String {
         name(Player::Two),
         summary.points[Player::Two]
     );
-    let state = match summary.winner {
-        Some(winner) => format!("finished, {} won", name(winner)),
-        None => format!("hand {}, unfinished", summary.hand),
+    let state = match (summary.winner, &summary.forfeit) {
+        (Some(winner), Some(_)) => format!("{} won, AI forfeited", name(winner)),
+        (Some(winner), None) => format!("finished, {} won", name(winner)),
+        (None, _) => format!("hand {}, unfinished", summary.hand),
     };
     format!("{date}  {opponent:<12}  {score:<22}  {state:<22}  {file}")
 }

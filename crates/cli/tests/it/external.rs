@@ -268,6 +268,17 @@ fn play_stops_when_the_ai_program_forfeits() {
     if let Some((_, log)) = run.stderr.rsplit_once("its standard error is in ") {
         let _ = std::fs::remove_file(log.trim_end().trim_end_matches(')'));
     }
+    // The save records the forfeit: the game is over, and resuming it says so rather than
+    // playing on (or meeting the same failure again).
+    assert!(run.stderr.contains(&format!("the save {} records it", save.display())), "{run:?}");
+    let header = std::fs::read_to_string(&save).unwrap().lines().next().unwrap().to_owned();
+    assert!(header.contains(r#""forfeit":"program `python3"#), "{header}");
+    for again in [vec!["play", "--resume", &save_arg], vec!["play", "--resume", &save_arg, "--ai", &ai]] {
+        let resumed = gin(&again, "");
+        assert_eq!(resumed.code, Some(1), "{resumed:?}");
+        assert!(resumed.stderr.contains("this game is over: the AI forfeited it"), "{resumed:?}");
+    }
+    std::fs::remove_file(save).unwrap();
 }
 
 #[test]
