@@ -2,6 +2,9 @@
 //!
 //! - `cargo xtask regress [--bless] [--filter TEXT]`: plays the fixed-seed matches of
 //!   `fixtures/regress/matches.txt` and compares their logs with the snapshots beside it.
+//! - `cargo xtask fuzz [--actions N] [--inputs N] [--seed S]`: random games under random rules
+//!   with legal and illegal moves, checked after every step, and arbitrary input for every
+//!   parser (see [`fuzz`]).
 //! - `cargo xtask tidy [--fix]`: checks that crate dependencies point one way
 //!   (cards <- rules <- engine <- ai <- cli), that every dependency comes from
 //!   `[workspace.dependencies]`, that every crate takes the workspace lints, and that the docs'
@@ -11,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod doc_tables;
+mod fuzz;
 mod regress;
 mod tidy;
 
@@ -22,6 +26,13 @@ commands:
           its snapshot; on a difference show the first differing hands and exit non-zero.
           --bless rewrites the snapshots and lists what changed; --filter plays only the
           matches whose name contains TEXT
+  fuzz [--actions N] [--inputs N] [--seed S]
+          play random games under random rules (every preset, random house rules) with random
+          legal and illegal moves and showings, checking after every step that cards are
+          conserved, views hide what they must, refusals change nothing, logs replay to the
+          same game and scores add up; then throw arbitrary and mutated input at every parser
+          (cards, rules files, logs, actions; and, through the gin binary's fuzz test, protocol
+          messages and saves). Defaults: 1000000 actions, 100000 inputs, seed 1
   tidy [--fix]
           check the layering of the crates, the rules for their manifests, and that the
           settings tables of docs/rules.md and docs/agents.md are those the code gives;
@@ -32,6 +43,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("tidy") => run_tidy(&args[1..]),
         Some("regress") => run_regress(&args[1..]),
+        Some("fuzz") => run_fuzz(&args[1..]),
         Some("-h" | "--help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -50,6 +62,44 @@ fn main() -> ExitCode {
 /// The workspace root: the parent of this crate's folder.
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn run_fuzz(args: &[String]) -> anyhow::Result<()> {
+    let mut plan = fuzz::Plan { actions: 1_000_000, inputs: 100_000, seed: 1 };
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let value = rest.next().ok_or_else(|| anyhow::anyhow!("{flag} needs a value\n\n{USAGE}"))?;
+        let number: u64 =
+            value.parse().map_err(|_| anyhow::anyhow!("{flag} takes a whole number, found `{value}`\n\n{USAGE}"))?;
+        match flag.as_str() {
+            "--actions" => plan.actions = number,
+            "--inputs" => plan.inputs = number,
+            "--seed" => plan.seed = number,
+            other => anyhow::bail!("unknown option `{other}` for fuzz\n\n{USAGE}"),
+        }
+    }
+    let tally = fuzz::run(plan)?;
+    println!(
+        "fuzz: {} games, {} game actions ({} legal, {} illegal, {} showings) in {:.1} s; {} parser inputs in {:.1} s; \
+         no failure",
+        tally.games,
+        tally.legal + tally.illegal + tally.showings,
+        tally.legal,
+        tally.illegal,
+        tally.showings,
+        tally.seconds_games,
+        tally.inputs,
+        tally.seconds_inputs
+    );
+    // The command line's own parsers (protocol messages, saves), in the gin binary's fuzz test.
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(["test", "--release", "-p", "gin-cli", "--bin", "gin", "fuzz_parsers", "--", "--nocapture"])
+        .env("GIN_FUZZ_INPUTS", plan.inputs.to_string())
+        .env("GIN_FUZZ_SEED", plan.seed.to_string())
+        .current_dir(workspace_root())
+        .status()?;
+    anyhow::ensure!(status.success(), "the gin binary's parser fuzz failed");
+    Ok(())
 }
 
 fn run_tidy(args: &[String]) -> anyhow::Result<()> {

@@ -4,11 +4,12 @@
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec};
-use gin_engine::Agent;
+use gin_cards::{Card, CardSet};
+use gin_engine::{Action, Agent, Deal, PlayerView};
 use gin_rules::Ruleset;
 
 use crate::protocol::{AnswerLine, FromHost, VERSION};
@@ -58,6 +59,33 @@ pub(crate) fn run(args: &BotArgs) -> Result<Outcome, Failure> {
     Ok(Outcome::Success)
 }
 
+/// Checks that a decision a host sent is one a game could ask: the view adds up to a deal the
+/// referee accepts (with the cards its player cannot see filled in), it is the player's turn, and
+/// the legal actions are that deal's.
+fn check_decision(view: &PlayerView<'_>, legal: &[Action]) -> Result<(), String> {
+    if !view.is_my_turn() {
+        return Err("the view says it is not the agent's turn".to_owned());
+    }
+    let pile: CardSet = view.discard_pile.iter().copied().collect();
+    // A knock being answered shows the knocker's whole hand.
+    let shown = view.knock.filter(|knock| knock.player != view.seat).map_or(CardSet::EMPTY, |knock| knock.shown.hand());
+    let public = view.opponent_known | shown;
+    let unseen = CardSet::FULL - view.hand - pile - public;
+    let missing = view
+        .opponent_cards
+        .checked_sub(public.len())
+        .ok_or_else(|| "the opponent holds fewer cards than are known to be in its hand".to_owned())?;
+    let mut rest = unseen.iter();
+    let opponent = public | rest.by_ref().take(missing).collect::<CardSet>();
+    let stock: Vec<Card> = rest.collect();
+    let deal = Deal::from_view(view, opponent, &stock, 0).map_err(|err| format!("the view does not add up: {err}"))?;
+    let listed = deal.legal_actions(view.rules);
+    if legal.len() != listed.len() || legal.iter().any(|action| !listed.contains(action)) {
+        return Err("the legal actions are not those of the view".to_owned());
+    }
+    Ok(())
+}
+
 /// Answers the host until it quits or its messages end.
 fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut impl Write) -> Result<()> {
     let mut agent: Option<Box<dyn Agent + Send>> = None;
@@ -92,6 +120,9 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
             FromHost::Decide { legal, view } => {
                 let Some(agent) = &mut agent else { bail!("line {}: a decision before start_game", number + 1) };
                 let view = view.as_view(&rules);
+                // An agent trusts its view: one that no game could show is refused here.
+                check_decision(&view, &legal)
+                    .map_err(|why| anyhow!("line {}: a decision no game asks: {why}", number + 1))?;
                 let action = agent.choose(&view, &legal);
                 // As the engine's runner asks, then the referee's choice where the agent has none:
                 // a knock always shows its melds on the wire.
@@ -113,4 +144,94 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzzing;
+    use crate::protocol::{DecideView, ToAgent};
+    use gin_engine::{Event, Game, RandomAgent, agent_seed};
+    use gin_rules::Player;
+
+    /// What a host sends seat two over a game between random agents, one message a line.
+    fn transcript(seed: u64) -> String {
+        let rules = Ruleset::standard();
+        let (mut game, opening) = Game::new(&rules, seed);
+        let seat = Player::Two;
+        let mut lines = vec![
+            serde_json::to_string(&ToAgent::StartGame {
+                version: VERSION,
+                seat,
+                rules: &rules,
+                seed: agent_seed(seed, seat),
+            })
+            .unwrap(),
+        ];
+        let mut events: Vec<Event> = opening;
+        let mut random = RandomAgent::new(seed);
+        let mut told = 0;
+        while let Some(player) = game.to_act() {
+            for event in &events[told..] {
+                lines.push(serde_json::to_string(&ToAgent::Event { event: &event.seen_by(seat) }).unwrap());
+            }
+            told = events.len();
+            let legal = game.legal_actions();
+            let view = game.view(player);
+            if player == seat {
+                lines.push(
+                    serde_json::to_string(&ToAgent::Decide { legal: &legal, view: DecideView::of(&view) }).unwrap(),
+                );
+            }
+            let action = random.choose(&view, &legal);
+            events.extend(game.play(player, action).unwrap());
+            if lines.len() > 150 {
+                break;
+            }
+        }
+        lines.push(r#"{"type":"quit"}"#.to_owned());
+        lines.join("\n") + "\n"
+    }
+
+    fn serve_text(agent: &str, text: &str) -> Result<String> {
+        let args = BotArgs { agent: agent.parse().unwrap(), param: None };
+        let mut out = Vec::new();
+        serve(&args, &AgentParams::default(), text.as_bytes(), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn a_whole_transcript_is_answered_and_an_impossible_decision_refused() {
+        let text = transcript(3);
+        let answers = serve_text("simple", &text).unwrap();
+        let decisions = text.lines().filter(|line| line.contains(r#""type":"decide""#)).count();
+        assert_eq!(answers.lines().count(), decisions);
+        // A decision whose legal actions are not the view's, or whose view does not add up.
+        let decide = text.lines().find(|line| line.contains(r#""type":"decide""#)).unwrap();
+        let start = text.lines().next().unwrap();
+        let empty = decide.replacen(r#""legal":["#, r#""legal":[],"was":["#, 1);
+        let err = serve_text("simple", &format!("{start}\n{empty}\n")).unwrap_err().to_string();
+        assert!(err.contains("a decision no game asks: the legal actions are not those of the view"), "{err}");
+        let stock = decide.replacen(r#""stock_size":"#, r#""stock_size":1"#, 1);
+        let err = serve_text("simple", &format!("{start}\n{stock}\n")).unwrap_err().to_string();
+        assert!(err.contains("the view does not add up"), "{err}");
+    }
+
+    #[test]
+    fn fuzz_parsers_host_messages() {
+        let corpus: Vec<String> = (1..4).map(transcript).collect();
+        let mut rng = fuzzing::rng("host messages");
+        // Each input is a whole game's messages, played by two or three agents: a third as many.
+        for round in 0..fuzzing::inputs().div_ceil(3) {
+            let text = fuzzing::input(&mut rng, &corpus);
+            // The search, slower, on every fourth input.
+            let agents: &[&str] =
+                if round % 4 == 0 { &["simple", "expert", "mc-fast:samples=8"] } else { &["simple", "expert"] };
+            for &agent in agents {
+                fuzzing::no_panic("host message", &text, |text| {
+                    let _ = serve_text(agent, text);
+                });
+            }
+        }
+    }
 }

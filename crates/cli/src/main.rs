@@ -11,6 +11,8 @@
 mod analyze;
 mod bot;
 mod external;
+#[cfg(test)]
+mod fuzzing;
 mod play;
 mod protocol;
 mod render;

@@ -504,4 +504,42 @@ mod tests {
         assert_eq!(line, r#"{"type":"quit"}"#);
         assert!(matches!(serde_json::from_str(&line).unwrap(), FromHost::Quit));
     }
+
+    #[test]
+    fn fuzz_parsers_agent_answers() {
+        let rules = Ruleset::standard();
+        let (mut game, _) = gin_engine::Game::new(&rules, 5);
+        // A few positions, a knock and a defense among them.
+        let mut views = Vec::new();
+        while let Some(player) = game.to_act() {
+            let legal = game.legal_actions();
+            let knock = legal.iter().copied().find(|action| matches!(action, Action::Knock { .. }));
+            views.push(game.clone());
+            game.play(player, knock.unwrap_or(legal[legal.len() - 1])).unwrap();
+            if views.len() > 60 {
+                break;
+            }
+        }
+        let corpus: Vec<String> = [
+            r#"{"type":"discard","card":"AS"}"#,
+            r#"{"type":"draw_stock"}"#,
+            r#"{"type":"knock","discard":"7S","melds":[["2S","2H","2D"],["5H","5D","5C"]]}"#,
+            r#"{"type":"lay_off","melds":[["7D","8D","9D"]],"laid_off":["AS","2S"]}"#,
+            r#"{"type":"big_gin","melds":[["AS","2S","3S"]]}"#,
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let mut rng = crate::fuzzing::rng("agent answers");
+        for _ in 0..crate::fuzzing::inputs() {
+            let text = crate::fuzzing::input(&mut rng, &corpus);
+            let game = &views[gin_cards::random::index(&mut rng, views.len())];
+            let Some(player) = game.to_act() else { continue };
+            let view = game.view(player);
+            crate::fuzzing::no_panic("agent answer", &text, |text| {
+                if let Ok(answer) = parse_answer(text) {
+                    let _ = answer.showing(&view);
+                }
+            });
+        }
+    }
 }

@@ -452,4 +452,17 @@ mod tests {
         let long = "x".repeat(500);
         assert_eq!(printable(&long).chars().count(), 201);
     }
+
+    #[test]
+    fn fuzz_parsers_saves() {
+        let corpus = vec![FIXTURE.to_owned()];
+        let mut rng = crate::fuzzing::rng("saves");
+        for _ in 0..crate::fuzzing::inputs() {
+            let text = crate::fuzzing::input(&mut rng, &corpus);
+            crate::fuzzing::no_panic("save", &text, |text| {
+                let _ = summary(text);
+                let _ = rebuild(text, None, &AgentParams::default(), LIMITS);
+            });
+        }
+    }
 }

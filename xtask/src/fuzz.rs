@@ -1,0 +1,463 @@
+//! `cargo xtask fuzz`: random games under random rules, with legal and illegal moves, checked
+//! after every step; and arbitrary and mutated input thrown at the engine's and rules' parsers.
+//!
+//! The parsers of the command line (protocol messages, saves) live in the `gin` binary: their
+//! fuzz runs as its test `fuzz_parsers` (`cargo test -p gin-cli --bin gin fuzz_parsers`), with
+//! `GIN_FUZZ_INPUTS` inputs; `cargo xtask fuzz` runs it too, in release mode.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::time::Instant;
+
+use anyhow::{Result, anyhow, bail};
+use gin_cards::random::{self, GinRng};
+use gin_cards::{Card, CardSet};
+use gin_engine::{Action, Event, Game, LogHeader, Phase, read_log, replay, write_log};
+use gin_rules::settings::{Kind, Settings};
+use gin_rules::{ByPlayer, Meld, Player, Preset, Ruleset, Showing};
+use serde_json::Value;
+
+/// What one run does.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    /// Game actions to play (legal and illegal together), at least.
+    pub actions: u64,
+    /// Parser inputs to try, at least.
+    pub inputs: u64,
+    /// The seed of everything random.
+    pub seed: u64,
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    pub games: u64,
+    pub legal: u64,
+    pub illegal: u64,
+    pub showings: u64,
+    pub inputs: u64,
+    pub seconds_games: f64,
+    pub seconds_inputs: f64,
+}
+
+/// Plays and parses until the plan is met; the first failure stops the run with what it was.
+///
+/// # Errors
+/// The first broken invariant or panic, with the seed and step that show it.
+pub(crate) fn run(plan: Plan) -> Result<Tally> {
+    let mut tally = Tally::default();
+    let started = Instant::now();
+    let mut game_seed = plan.seed;
+    while tally.legal + tally.illegal + tally.showings < plan.actions {
+        let seed = game_seed;
+        game_seed = random::derive_seed(game_seed, 1);
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| fuzz_game(seed, &mut tally)));
+        match outcome {
+            Ok(Ok(())) => tally.games += 1,
+            Ok(Err(err)) => return Err(err.context(format!("game seed {seed}"))),
+            Err(_) => bail!("game seed {seed}: the engine panicked"),
+        }
+    }
+    tally.seconds_games = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let mut rng = random::seeded_rng(random::derive_seed(plan.seed, 2));
+    let corpus = Corpus::new(&mut rng);
+    while tally.inputs < plan.inputs {
+        let (kind, input) = corpus.input(&mut rng);
+        let parsed = panic::catch_unwind(AssertUnwindSafe(|| parse(kind, &input)));
+        if parsed.is_err() {
+            bail!("the {kind:?} parser panicked on {:?}", String::from_utf8_lossy(&input));
+        }
+        tally.inputs += 1;
+    }
+    tally.seconds_inputs = started.elapsed().as_secs_f64();
+    Ok(tally)
+}
+
+/// A random rule set: a random preset with every setting, at random, either kept or given a
+/// random value in its range (targets kept small, so that games end).
+fn random_rules(rng: &mut GinRng) -> Ruleset {
+    let preset = Preset::ALL[random::index(rng, Preset::ALL.len())];
+    let mut rules = preset.rules();
+    for setting in Ruleset::table() {
+        if random::below(rng, 2) == 0 {
+            continue;
+        }
+        let value = match setting.kind {
+            Kind::Bool => Value::Bool(random::below(rng, 2) == 1),
+            Kind::Int { min, max } => Value::from(min + random::below(rng, (max - min).min(300) + 1)),
+            Kind::IntOrNull { min, max, .. } if random::below(rng, 4) == 0 => {
+                let _ = (min, max);
+                Value::Null
+            }
+            Kind::IntOrNull { min, max, .. } | Kind::IntOrWord { min, max, .. } if random::below(rng, 4) > 0 => {
+                Value::from(min + random::below(rng, (max - min).min(300) + 1))
+            }
+            Kind::IntOrWord { word, .. } => Value::from(word),
+            Kind::IntOrNull { .. } => Value::Null,
+            Kind::Float { min, max } => Value::from(min + (max - min) * random::below(rng, 1001) as f64 / 1000.0),
+            Kind::Choice(choices) => Value::from(choices[random::index(rng, choices.len())]),
+        };
+        let before = rules.clone();
+        if rules.set(setting.name, &value).is_err() || rules.validate().is_err() {
+            rules = before;
+        }
+    }
+    // Long games teach nothing more: a target of at most 150.
+    rules.target = rules.target.min(150);
+    rules
+}
+
+/// Every action there is: what an illegal move is drawn from.
+fn any_action(rng: &mut GinRng) -> Action {
+    let card = Card::from_index(random::below(rng, 52) as u8).expect("an index below 52");
+    match random::below(rng, 8) {
+        0 => Action::TakeUpcard,
+        1 => Action::PassUpcard,
+        2 => Action::DrawStock,
+        3 => Action::DrawPile,
+        4 => Action::Discard { card },
+        5 => Action::Knock { discard: card },
+        6 => Action::BigGin,
+        _ => Action::LayOff,
+    }
+}
+
+/// A random showing of some of `cards`: melds where random subsets happen to be melds, random
+/// layoffs; valid or not.
+fn any_showing(rng: &mut GinRng, cards: CardSet, ace_high: bool) -> Option<Showing> {
+    let mut melds = Vec::new();
+    let mut left = cards;
+    for _ in 0..random::below(rng, 4) {
+        let subset: CardSet = left.iter().filter(|_| random::below(rng, 3) == 0).collect();
+        if let Ok(meld) = Meld::new(subset, ace_high) {
+            melds.push(meld);
+            left -= subset;
+        }
+    }
+    let laid_off: CardSet = left.iter().filter(|_| random::below(rng, 4) == 0).collect();
+    // Sometimes a hand that is not the player's: one card more or less.
+    let hand = match random::below(rng, 6) {
+        0 => cards.with(Card::from_index(random::below(rng, 52) as u8).expect("an index below 52")),
+        1 => cards.iter().skip(1).collect(),
+        _ => cards,
+    };
+    Showing::new(hand, &melds, laid_off).ok()
+}
+
+/// One random game under random rules, checking every step.
+fn fuzz_game(seed: u64, tally: &mut Tally) -> Result<()> {
+    let mut rng = random::seeded_rng(seed);
+    let rules = random_rules(&mut rng);
+    let (mut game, mut events) = Game::new(&rules, seed);
+    check_step(&game, &events)?;
+    let mut step = 0u64;
+    while let Some(player) = game.to_act() {
+        step += 1;
+        if step > 100_000 {
+            bail!("no end after 100000 steps");
+        }
+        let legal = game.legal_actions();
+        // Now and then an illegal move, or a legal one with a showing of the fuzzer's: a refusal
+        // must change nothing.
+        match random::below(&mut rng, 4) {
+            0 => {
+                let action = any_action(&mut rng);
+                let wrong_player = random::below(&mut rng, 8) == 0;
+                let who = if wrong_player { player.opponent() } else { player };
+                let before = game.clone();
+                let legal_here = !wrong_player && legal.contains(&action);
+                match game.play(who, action) {
+                    Ok(_) if !legal_here => bail!("step {step}: {action} by {who} was not listed, yet accepted"),
+                    Ok(produced) => events.extend(produced),
+                    Err(_) if legal_here => bail!("step {step}: {action} was listed, yet refused"),
+                    Err(_) if game != before => bail!("step {step}: the refused {action} changed the game"),
+                    Err(_) => {}
+                }
+                tally.illegal += 1;
+            }
+            1 if legal.iter().any(|action| action.shows_cards()) => {
+                let shows: Vec<Action> = legal.iter().copied().filter(|action| action.shows_cards()).collect();
+                let action = shows[random::index(&mut rng, shows.len())];
+                let cards = game.deal().cards(player);
+                let cards = match action {
+                    Action::Knock { discard } => cards.without(discard),
+                    _ => cards,
+                };
+                let showing = any_showing(&mut rng, cards, rules.ace_high);
+                let before = game.clone();
+                match game.play_with(player, action, showing.as_ref()) {
+                    Ok(produced) => events.extend(produced),
+                    Err(_) if game != before => bail!("step {step}: the refused showing changed the game"),
+                    Err(_) => {}
+                }
+                tally.showings += 1;
+            }
+            _ => {
+                // Knocks half the time they are allowed, so that hands end and showdowns come.
+                let knocks: Vec<Action> = legal.iter().copied().filter(|action| action.shows_cards()).collect();
+                // Mostly a discard that leaves the least deadwood, so that hands reach knocks.
+                let best = rules.solver().best_discards(game.deal().cards(player)).discards;
+                let good: Vec<Action> = legal
+                    .iter()
+                    .copied()
+                    .filter(|action| matches!(action, Action::Discard { card } if best.contains(*card)))
+                    .collect();
+                let action = if !knocks.is_empty() && random::below(&mut rng, 2) == 0 {
+                    knocks[random::index(&mut rng, knocks.len())]
+                } else if !good.is_empty() && random::below(&mut rng, 4) > 0 {
+                    good[random::index(&mut rng, good.len())]
+                } else {
+                    legal[random::index(&mut rng, legal.len())]
+                };
+                let produced =
+                    game.play(player, action).map_err(|err| anyhow!("step {step}: listed {action} refused: {err}"))?;
+                events.extend(produced);
+                tally.legal += 1;
+            }
+        }
+        check_step(&game, &events)?;
+    }
+    check_end(&game, &events, seed)
+}
+
+/// After every step: every card once, views hide what they must.
+fn check_step(game: &Game, events: &[Event]) -> Result<()> {
+    let deal = game.deal();
+    let (all, count) = deal.all_cards();
+    if all != CardSet::FULL || count != 52 {
+        bail!("cards not conserved: {count} cards, {} distinct", all.len());
+    }
+    for seat in Player::ALL {
+        let view = game.view(seat);
+        // The hand's first upcard is public, though it may be back in a hand unseen after the
+        // stock was rebuilt: the rest of the view is checked.
+        let mut json = serde_json::to_value(&view)?;
+        if let Some(fields) = json.as_object_mut() {
+            fields.remove("upcard");
+        }
+        let json = json.to_string();
+        let opponent = seat.opponent();
+        let mut hidden = deal.cards(opponent) - deal.known(opponent);
+        if let Some(knock) = deal.knock().filter(|knock| knock.player == opponent) {
+            hidden -= knock.shown.hand();
+        }
+        if deal.phase() == Phase::Over {
+            continue;
+        }
+        if let Some(card) = hidden.iter().find(|card| json.contains(&format!("\"{card}\""))) {
+            bail!("{seat}'s view shows {card}, a hidden card of the opponent's ({:?} phase)", deal.phase());
+        }
+        // What the last step told this seat: never the opponent's stock draw or dealt hand.
+        for event in events.iter().rev().take(4) {
+            match event.seen_by(seat) {
+                Event::DrewStock { player, card: Some(card) } if player == opponent => {
+                    bail!("{seat} is shown {card}, drawn from the stock by the opponent");
+                }
+                Event::HandStarted { hands, .. } if hands[opponent].is_some() => {
+                    bail!("{seat} is shown the opponent's dealt hand");
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// At the end: the log replays to the same game, and the hands' points add up to the score.
+fn check_end(game: &Game, events: &[Event], seed: u64) -> Result<()> {
+    let mut text = Vec::new();
+    write_log(&mut text, &LogHeader::new(seed, game.rules(), None), events)?;
+    let replayed = replay(std::str::from_utf8(&text)?).map_err(|err| anyhow!("the log does not replay: {err}"))?;
+    if replayed != *game {
+        bail!("the log replays to another game");
+    }
+    let mut points = ByPlayer::new(0u32, 0u32);
+    for event in events {
+        if let Event::HandEnded { score, .. } = event
+            && let Some(winner) = score.winner
+        {
+            points[winner] += score.points;
+        }
+    }
+    if points != game.score().points {
+        bail!("the hands' points {points:?} do not add up to the score {:?}", game.score().points);
+    }
+    Ok(())
+}
+
+/// The parsers of the engine and the rules.
+#[derive(Clone, Copy, Debug)]
+enum Parser {
+    Card,
+    Cards,
+    Rules,
+    Log,
+    Action,
+}
+
+/// Valid inputs of each parser, to mutate.
+struct Corpus {
+    cards: Vec<String>,
+    rules: Vec<String>,
+    logs: Vec<String>,
+    actions: Vec<String>,
+}
+
+impl Corpus {
+    fn new(rng: &mut GinRng) -> Corpus {
+        let mut logs = Vec::new();
+        let mut rules = Vec::new();
+        for seed in 0..4 {
+            let ruleset = random_rules(rng);
+            rules.push(ruleset.to_json());
+            let (mut game, mut events) = Game::new(&ruleset, seed);
+            while let (Some(player), true) = (game.to_act(), events.len() < 300) {
+                let legal = game.legal_actions();
+                events.extend(game.play(player, legal[random::index(rng, legal.len())]).expect("a listed action"));
+            }
+            let mut text = Vec::new();
+            write_log(&mut text, &LogHeader::new(seed, &ruleset, None), &events).expect("a log to memory");
+            logs.push(String::from_utf8(text).expect("UTF-8"));
+        }
+        rules.push(r#"{"preset": "pagat", "knock_limit": 7}"#.to_owned());
+        let cards = ["AS", "ts", "10h", "T♠", "KD QD JD", "AS 2S 3S 7H 7D 7C JC QC KC 3H", "7♥, 8♥"]
+            .map(str::to_owned)
+            .to_vec();
+        let actions = [
+            r#"{"type":"draw_stock"}"#,
+            r#"{"type":"discard","card":"AS"}"#,
+            r#"{"type":"knock","discard":"7S"}"#,
+            r#"{"type":"lay_off"}"#,
+            r#"{"type":"take_upcard"}"#,
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        Corpus { cards, rules, logs, actions }
+    }
+
+    /// One input: arbitrary bytes, or a valid input mutated.
+    fn input(&self, rng: &mut GinRng) -> (Parser, Vec<u8>) {
+        let parser = [Parser::Card, Parser::Cards, Parser::Rules, Parser::Log, Parser::Action][random::index(rng, 5)];
+        let pool = match parser {
+            Parser::Card | Parser::Cards => &self.cards,
+            Parser::Rules => &self.rules,
+            Parser::Log => &self.logs,
+            Parser::Action => &self.actions,
+        };
+        if random::below(rng, 8) == 0 {
+            let len = random::below(rng, 64) as usize;
+            return (parser, (0..len).map(|_| random::below(rng, 256) as u8).collect());
+        }
+        let mut input = pool[random::index(rng, pool.len())].clone().into_bytes();
+        for _ in 0..=random::below(rng, 4) {
+            mutate(rng, &mut input);
+        }
+        (parser, input)
+    }
+}
+
+/// One structure-aware change: a byte flipped, inserted or deleted; a run cut or repeated; a
+/// number made extreme; a JSON token swapped for another.
+fn mutate(rng: &mut GinRng, input: &mut Vec<u8>) {
+    const TOKENS: [&str; 12] =
+        ["null", "true", "-1", "1e309", "18446744073709551616", "\"\"", "[]", "{}", "\"x\"", "0", "\u{1b}[31m", "♠"];
+    if input.is_empty() {
+        input.push(b'{');
+        return;
+    }
+    let at = random::index(rng, input.len());
+    match random::below(rng, 7) {
+        0 => input[at] ^= 1 << random::below(rng, 8),
+        1 => input.insert(at, random::below(rng, 256) as u8),
+        2 => {
+            input.remove(at);
+        }
+        3 => {
+            let end = (at + 1 + random::index(rng, 32)).min(input.len());
+            input.drain(at..end);
+        }
+        4 => {
+            let end = (at + 1 + random::index(rng, 32)).min(input.len());
+            let run = input[at..end].to_vec();
+            input.splice(at..at, run);
+        }
+        5 => {
+            // A number or a value in place of the token at `at`.
+            let end = input[at..].iter().position(|b| b",:}]\n ".contains(b)).map_or(input.len(), |n| at + n);
+            let token = TOKENS[random::index(rng, TOKENS.len())];
+            input.splice(at..end, token.bytes());
+        }
+        _ => {
+            // A line dropped or repeated (logs).
+            let text = String::from_utf8_lossy(input).into_owned();
+            let mut lines: Vec<&str> = text.lines().collect();
+            if lines.len() > 1 {
+                let line = random::index(rng, lines.len());
+                if random::below(rng, 2) == 0 {
+                    lines.remove(line);
+                } else {
+                    lines.insert(line, lines[line]);
+                }
+                *input = lines.join("\n").into_bytes();
+            }
+        }
+    }
+}
+
+/// Parses one input (the result does not matter: only that it returns).
+fn parse(parser: Parser, input: &[u8]) {
+    let text = String::from_utf8_lossy(input);
+    match parser {
+        Parser::Card => {
+            let _ = text.parse::<Card>();
+        }
+        Parser::Cards => {
+            let _ = text.parse::<CardSet>();
+        }
+        Parser::Rules => {
+            if let Ok(rules) = Ruleset::from_json(&text) {
+                // A ruleset that reads plays.
+                let (game, _) = Game::new(&rules, 1);
+                let _ = game.legal_actions();
+            }
+        }
+        Parser::Log => {
+            let _ = read_log(&text);
+            let _ = replay(&text);
+        }
+        Parser::Action => {
+            let _ = serde_json::from_str::<Action>(&text);
+            let _ = serde_json::from_str::<Showing>(&text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_fuzz_finds_nothing() {
+        let tally = run(Plan { actions: 10_000, inputs: 3_000, seed: 1 }).unwrap();
+        assert!(tally.games >= 3 && tally.illegal > 1000 && tally.showings > 10, "{tally:?}");
+        assert!(tally.inputs >= 3_000);
+    }
+
+    #[test]
+    fn the_checks_catch_a_broken_invariant() {
+        // A log whose score line was tampered with does not replay.
+        let rules = Ruleset::standard();
+        let (mut game, mut events) = Game::new(&rules, 3);
+        while let Some(player) = game.to_act() {
+            let legal = game.legal_actions();
+            events.extend(game.play(player, legal[0]).unwrap());
+            if events.len() > 60 {
+                break;
+            }
+        }
+        assert!(check_end(&game, &events, 3).is_ok());
+        let mut wrong = events.clone();
+        wrong.pop();
+        assert!(check_end(&game, &wrong, 3).is_err());
+    }
+}
