@@ -31,6 +31,8 @@ pub(crate) struct Plan {
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
     pub games: u64,
+    /// Games left unfinished after [`MAX_STEPS`] steps.
+    pub abandoned: u64,
     pub legal: u64,
     pub illegal: u64,
     pub showings: u64,
@@ -144,6 +146,9 @@ fn any_showing(rng: &mut GinRng, cards: CardSet, ace_high: bool) -> Option<Showi
     Showing::new(hand, &melds, laid_off).ok()
 }
 
+/// The most steps one game is played for.
+const MAX_STEPS: u64 = 20_000;
+
 /// One random game under random rules, checking every step.
 fn fuzz_game(seed: u64, tally: &mut Tally) -> Result<()> {
     let mut rng = random::seeded_rng(seed);
@@ -153,8 +158,12 @@ fn fuzz_game(seed: u64, tally: &mut Tally) -> Result<()> {
     let mut step = 0u64;
     while let Some(player) = game.to_act() {
         step += 1;
-        if step > 100_000 {
-            bail!("no end after 100000 steps");
+        if step > MAX_STEPS {
+            // Rules can make games that hardly end (gin only, with random play: dead hand after
+            // dead hand), as the match runner knows: such a game is left here, and checked as
+            // far as it went.
+            tally.abandoned += 1;
+            break;
         }
         let legal = game.legal_actions();
         // Now and then an illegal move, or a legal one with a showing of the fuzzer's: a refusal

@@ -80,9 +80,10 @@ fn run_fuzz(args: &[String]) -> anyhow::Result<()> {
     }
     let tally = fuzz::run(plan)?;
     println!(
-        "fuzz: {} games, {} game actions ({} legal, {} illegal, {} showings) in {:.1} s; {} parser inputs in {:.1} s; \
-         no failure",
+        "fuzz: {} games ({} left unfinished after 20000 steps), {} game actions ({} legal, {} illegal, {} showings) \
+         in {:.1} s; {} parser inputs in {:.1} s; no failure",
         tally.games,
+        tally.abandoned,
         tally.legal + tally.illegal + tally.showings,
         tally.legal,
         tally.illegal,
