@@ -16,6 +16,11 @@ use gin_rules::settings::{Kind, Settings};
 use gin_rules::{ByPlayer, Meld, Player, Preset, Ruleset, Showing};
 use serde_json::Value;
 
+/// The mutations of the command line's fuzz tests, shared.
+#[path = "../../crates/cli/src/fuzzing.rs"]
+#[allow(dead_code, reason = "the command line's tests use the rest")]
+mod mutations;
+
 /// What one run does.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
@@ -344,7 +349,8 @@ impl Corpus {
         Corpus { cards, rules, logs, actions }
     }
 
-    /// One input: arbitrary bytes, or a valid input mutated.
+    /// One input: arbitrary bytes, or a valid input mutated (the mutations the `gin` binary's
+    /// fuzz tests use).
     fn input(&self, rng: &mut GinRng) -> (Parser, Vec<u8>) {
         let parser = [Parser::Card, Parser::Cards, Parser::Rules, Parser::Log, Parser::Action][random::index(rng, 5)];
         let pool = match parser {
@@ -353,63 +359,7 @@ impl Corpus {
             Parser::Log => &self.logs,
             Parser::Action => &self.actions,
         };
-        if random::below(rng, 8) == 0 {
-            let len = random::below(rng, 64) as usize;
-            return (parser, (0..len).map(|_| random::below(rng, 256) as u8).collect());
-        }
-        let mut input = pool[random::index(rng, pool.len())].clone().into_bytes();
-        for _ in 0..=random::below(rng, 4) {
-            mutate(rng, &mut input);
-        }
-        (parser, input)
-    }
-}
-
-/// One structure-aware change: a byte flipped, inserted or deleted; a run cut or repeated; a
-/// number made extreme; a JSON token swapped for another.
-fn mutate(rng: &mut GinRng, input: &mut Vec<u8>) {
-    const TOKENS: [&str; 12] =
-        ["null", "true", "-1", "1e309", "18446744073709551616", "\"\"", "[]", "{}", "\"x\"", "0", "\u{1b}[31m", "♠"];
-    if input.is_empty() {
-        input.push(b'{');
-        return;
-    }
-    let at = random::index(rng, input.len());
-    match random::below(rng, 7) {
-        0 => input[at] ^= 1 << random::below(rng, 8),
-        1 => input.insert(at, random::below(rng, 256) as u8),
-        2 => {
-            input.remove(at);
-        }
-        3 => {
-            let end = (at + 1 + random::index(rng, 32)).min(input.len());
-            input.drain(at..end);
-        }
-        4 => {
-            let end = (at + 1 + random::index(rng, 32)).min(input.len());
-            let run = input[at..end].to_vec();
-            input.splice(at..at, run);
-        }
-        5 => {
-            // A number or a value in place of the token at `at`.
-            let end = input[at..].iter().position(|b| b",:}]\n ".contains(b)).map_or(input.len(), |n| at + n);
-            let token = TOKENS[random::index(rng, TOKENS.len())];
-            input.splice(at..end, token.bytes());
-        }
-        _ => {
-            // A line dropped or repeated (logs).
-            let text = String::from_utf8_lossy(input).into_owned();
-            let mut lines: Vec<&str> = text.lines().collect();
-            if lines.len() > 1 {
-                let line = random::index(rng, lines.len());
-                if random::below(rng, 2) == 0 {
-                    lines.remove(line);
-                } else {
-                    lines.insert(line, lines[line]);
-                }
-                *input = lines.join("\n").into_bytes();
-            }
-        }
+        (parser, mutations::input(rng, pool).into_bytes())
     }
 }
 

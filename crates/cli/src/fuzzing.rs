@@ -1,5 +1,6 @@
 //! Test support: structure-aware mutations of valid inputs, for the `fuzz_parsers_*` tests of the
-//! command line's own parsers (protocol messages in both directions, saves). They try
+//! command line's own parsers (protocol messages in both directions, saves), and for
+//! `cargo xtask fuzz`, which includes this file for the engine's and rules' parsers. They try
 //! `GIN_FUZZ_INPUTS` inputs each (a few hundred by default; `cargo xtask fuzz` asks for more)
 //! from the seed `GIN_FUZZ_SEED`, and fail on the first panic.
 
