@@ -206,6 +206,8 @@ struct ReportState {
     program: String,
     /// Where its standard error goes.
     log: PathBuf,
+    /// What reached the log so far, and whether the program's standard error has closed.
+    stderr: Arc<StderrState>,
     /// Why the host gave up on it.
     fault: Option<String>,
     /// Its last answer.
@@ -229,8 +231,13 @@ impl Report {
             (None, Some(reply)) => format!("answered {}, which the game refuses: {refused}", quote(reply)),
             (None, None) => format!("was refused: {refused}"),
         };
-        // The log is named when the program wrote something there (an empty one is removed).
-        let log = if fs::metadata(&state.log).is_ok_and(|meta| meta.len() > 0) {
+        // The log is named when the program wrote something there (an empty one is removed): a
+        // program that just ended has a moment to have its last words copied.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while !state.stderr.closed.load(Ordering::Acquire) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(2));
+        }
+        let log = if state.stderr.bytes.load(Ordering::Acquire) > 0 {
             format!("its standard error is in {}", state.log.display())
         } else {
             "it wrote nothing to its standard error".to_owned()
@@ -306,9 +313,11 @@ impl ExternalAgent {
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
+        let stderr_state = Arc::new(StderrState::default());
         let stderr = {
             let log = log.clone();
-            thread::spawn(move || keep_log(stderr, file, &log, LOG_KEEP))
+            let state = Arc::clone(&stderr_state);
+            thread::spawn(move || keep_log(stderr, file, &log, LOG_KEEP, &state))
         };
         let (to_program, batches) = mpsc::channel();
         thread::spawn(move || write_batches(stdin, &batches));
@@ -317,6 +326,7 @@ impl ExternalAgent {
         let report = Report(Arc::new(Mutex::new(ReportState {
             program: command_line.clone(),
             log: log.clone(),
+            stderr: Arc::clone(&stderr_state),
             fault: None,
             last_reply: None,
         })));
@@ -555,7 +565,7 @@ impl Drop for ExternalAgent {
 
 /// The thread that copies a program's standard error into `file` (at `path`), keeping its last
 /// `keep` bytes: the file is cut back to them whenever it reaches twice that, and at the end.
-fn keep_log(mut stderr: impl Read, file: File, path: &Path, keep: usize) {
+fn keep_log(mut stderr: impl Read, file: File, path: &Path, keep: usize, state: &StderrState) {
     let mut file = Some(file);
     let mut written = 0usize;
     // The last `keep` bytes, in order, to cut the file back to.
@@ -583,6 +593,7 @@ fn keep_log(mut stderr: impl Read, file: File, path: &Path, keep: usize) {
             let _ = open.write_all(chunk);
         }
         written += n;
+        state.bytes.fetch_add(n as u64, Ordering::Release);
         if written >= 2 * keep {
             written = cut_back(&mut file, &tail);
         }
@@ -590,6 +601,16 @@ fn keep_log(mut stderr: impl Read, file: File, path: &Path, keep: usize) {
     if written > keep {
         cut_back(&mut file, &tail);
     }
+    state.closed.store(true, Ordering::Release);
+}
+
+/// How far the copy of a program's standard error has got.
+#[derive(Debug, Default)]
+struct StderrState {
+    /// Bytes the program wrote there.
+    bytes: AtomicU64,
+    /// Whether it has closed (the log is then complete).
+    closed: std::sync::atomic::AtomicBool,
 }
 
 /// The writer thread: writes each batch and flushes, until the agent closes the channel or the

@@ -2,6 +2,7 @@
 //! after every move.
 
 mod input;
+mod lines;
 mod savefile;
 mod saves;
 mod screen;
@@ -23,6 +24,7 @@ use crate::external::{self, Report};
 use crate::rules_arg::RulesArg;
 use crate::{Failure, Outcome};
 use input::{CardRef, Command};
+use lines::Lines;
 use savefile::{Opponent, PlayHeader};
 use screen::{HandEnd, Layout, Look, Seats};
 
@@ -152,7 +154,8 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     };
     let mut session = session;
     let stdin = io::stdin();
-    let mut input = stdin.lock();
+    // A line editor (arrow keys, history) when a person types at a terminal.
+    let mut input = Lines::new(terminal && stdin.is_terminal(), stdin.lock());
     session.start(&mut out, args.resume.is_some())?;
     session.play(&mut input, &mut out)?;
     Ok(Outcome::Success)
@@ -348,7 +351,7 @@ impl Session {
     }
 
     /// Plays until the game ends or the player stops.
-    fn play(&mut self, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
+    fn play(&mut self, input: &mut Lines<impl BufRead>, out: &mut impl Write) -> Result<()> {
         let stop = loop {
             let Some(player) = self.game.to_act() else {
                 self.show_pending(out, self.viewer_for_narration())?;
@@ -415,7 +418,7 @@ impl Session {
     fn human_turn(
         &mut self,
         player: Player,
-        input: &mut impl BufRead,
+        input: &mut Lines<impl BufRead>,
         out: &mut impl Write,
     ) -> Result<Result<(), Stop>> {
         if self.header.human.is_none() && self.last_viewer != Some(player) {
@@ -536,7 +539,7 @@ impl Session {
         &mut self,
         produced: Vec<Event>,
         (number, mut hands): (u32, ByPlayer<CardSet>),
-        input: &mut impl BufRead,
+        input: &mut Lines<impl BufRead>,
         out: &mut impl Write,
     ) -> Result<Result<(), Stop>> {
         let ended = produced.iter().position(|event| matches!(event, Event::HandEnded { .. }));
@@ -651,7 +654,7 @@ impl Session {
     }
 
     /// Waits for Enter; `quit` (or the end of input) stops instead.
-    fn wait_for_enter(&self, input: &mut impl BufRead, out: &mut impl Write) -> Result<Result<(), Stop>> {
+    fn wait_for_enter(&self, input: &mut Lines<impl BufRead>, out: &mut impl Write) -> Result<Result<(), Stop>> {
         match self.ask(input, out)? {
             None => Ok(Err(Stop::EndOfInput)),
             Some(line) if input::parse(&line) == Ok(Command::Quit) => Ok(Err(Stop::Quit)),
@@ -660,19 +663,8 @@ impl Session {
     }
 
     /// Prompts with `> ` and reads a line; `None` at the end of input.
-    fn ask(&self, input: &mut impl BufRead, out: &mut impl Write) -> Result<Option<String>> {
-        write!(out, "> ")?;
-        out.flush()?;
-        let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes).context("cannot read standard input")? == 0 {
-            return Ok(None);
-        }
-        if !self.terminal {
-            // Echo piped input, so that a transcript reads like a session.
-            write!(out, "{}", String::from_utf8_lossy(&bytes).trim_end())?;
-            writeln!(out)?;
-        }
-        Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+    fn ask(&self, input: &mut Lines<impl BufRead>, out: &mut impl Write) -> Result<Option<String>> {
+        input.ask(out)
     }
 }
 
