@@ -558,3 +558,77 @@ fn save_never_replaces_a_file_that_is_not_this_game_unless_forced() {
         std::fs::remove_file(path).unwrap();
     }
 }
+
+/// Runs `gin play ARGS` in a pseudo-terminal (through Python's `pty`, which the external-agent
+/// tests need too), typing each of `keys` once the program has prompted, and returns all it
+/// wrote to the terminal.
+fn in_a_terminal(args: &[&str], keys: &[&str]) -> String {
+    // A line typed (ending in Enter) waits for the next prompt: rustyline turns bracketed paste
+    // on (`ESC[?2004h`) whenever it starts reading a line. Other keys wait a moment. After the
+    // last key, everything up to the end.
+    let driver = "import os, pty, select, sys, time\n\
+                  keys = [bytes.fromhex(k) for k in sys.argv[1].split(',')]\n\
+                  pid, fd = pty.fork()\n\
+                  if pid == 0:\n    \
+                      os.execv(sys.argv[2], sys.argv[2:])\n\
+                  out = b''\n\
+                  def read(start, seconds, marker):\n    \
+                      global out\n    \
+                      end = time.time() + seconds\n    \
+                      while time.time() < end and not (marker and marker in out[start:]):\n        \
+                          if select.select([fd], [], [], 0.05)[0]:\n            \
+                              try:\n                \
+                                  data = os.read(fd, 65536)\n            \
+                              except OSError:\n                \
+                                  return\n            \
+                              if not data:\n                \
+                                  return\n            \
+                              out += data\n\
+                  read(0, 20, b'\\x1b[?2004h')\n\
+                  for key in keys:\n    \
+                      start = len(out)\n    \
+                      os.write(fd, key)\n    \
+                      if key.endswith(b'\\r'):\n        \
+                          read(start, 20, b'\\x1b[?2004h')\n    \
+                      else:\n        \
+                          read(start, 0.3, None)\n\
+                  read(len(out), 20, None)\n\
+                  os.waitpid(pid, 0)\n\
+                  sys.stdout.buffer.write(out)\n";
+    let script = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-pty-{}.py", std::process::id()));
+    std::fs::write(&script, driver).unwrap();
+    let hex: Vec<String> = keys.iter().map(|key| key.bytes().map(|b| format!("{b:02x}")).collect()).collect();
+    let output = Command::new("python3")
+        .arg(&script)
+        .arg(hex.join(","))
+        .arg(env!("CARGO_BIN_EXE_gin"))
+        .arg("play")
+        .args(args)
+        .env("NO_COLOR", "1")
+        // A terminal that knows escape sequences, whatever the environment the tests run in.
+        .env("TERM", "xterm-256color")
+        .output()
+        .expect("python3 runs: the terminal tests drive gin through its pty module");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn at_a_terminal_lines_have_history_and_a_hot_seat_leaves_no_scrollback() {
+    let save = save_path("terminal");
+    // The Up arrow brings `hint` back: a second hint, not an unknown command.
+    let typed = in_a_terminal(
+        &["--ai", "simple", "--seed", "3", "--save", save.to_str().unwrap()],
+        &["hint\r", "\u{1b}[A", "\r", "quit\r"],
+    );
+    assert_eq!(typed.matches("Hint: ").count(), 2, "{typed}");
+    assert!(!typed.contains("is not a command"), "{typed}");
+    assert!(typed.contains("The game is saved in"), "{typed}");
+    // Between the turns of a hot seat, the screen and the scrollback are cleared.
+    let hotseat = in_a_terminal(
+        &["--hotseat", "--seed", "3", "--save", save.to_str().unwrap(), "--force"],
+        &["\r", "p\r", "\r", "quit\r"],
+    );
+    let cleared = hotseat.find("\u{1b}[2J\u{1b}[3J").unwrap_or_else(|| panic!("no clearing: {hotseat:?}"));
+    assert!(hotseat[cleared..].contains("Player 2's turn"), "{hotseat:?}");
+    std::fs::remove_file(save).unwrap();
+}
