@@ -8,6 +8,7 @@ mod saves;
 mod screen;
 mod store;
 
+pub(crate) use savefile::read_header as read_save_header;
 pub(crate) use saves::{LONG_ABOUT as SAVES_LONG_ABOUT, SavesArgs, run as run_saves};
 
 use std::io::{self, BufRead, IsTerminal, Write};

@@ -109,15 +109,12 @@ fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
     match value.get("format").and_then(serde_json::Value::as_str) {
         Some("gin-log") => Ok((default, text)),
         Some("gin-play") => {
-            let version = value.get("version").and_then(serde_json::Value::as_u64);
-            if version != Some(1) {
-                bail!("save format version {version:?} is not supported: this gin reads version 1");
-            }
+            // The save's own reader checks the header.
+            let header = crate::play::read_save_header(first)?;
             // What the file says is shown, never sent to the terminal raw.
-            let ai = value.get("ai").and_then(serde_json::Value::as_str).map(terminal_safe);
+            let ai = header.ai.as_deref().map(terminal_safe);
             let ai = ai.as_deref();
-            let human = value.get("human").and_then(|h| serde_json::from_value::<Player>(h.clone()).ok());
-            let names = match (ai, human) {
+            let names = match (ai, header.human) {
                 (Some(ai), Some(human)) => {
                     let ai = format!("the AI ({ai})");
                     match human {
@@ -128,7 +125,7 @@ fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
                 _ => default,
             };
             let mut names = names;
-            names.forfeit = value.get("forfeit").and_then(serde_json::Value::as_str).map(terminal_safe);
+            names.forfeit = header.forfeit.as_deref().map(terminal_safe);
             let rest = text.find('\n').map_or("", |at| &text[at + 1..]);
             Ok((names, rest))
         }

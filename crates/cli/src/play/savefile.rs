@@ -25,7 +25,7 @@ pub(super) const VERSION: u32 = 1;
 
 /// Line 1 of a save.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct PlayHeader {
+pub(crate) struct PlayHeader {
     /// Always [`FORMAT`].
     pub format: String,
     /// [`VERSION`].
@@ -245,7 +245,7 @@ pub(super) fn summary(text: &str) -> Result<Summary> {
 }
 
 /// Checks line 1.
-fn read_header(line: &str) -> Result<PlayHeader> {
+pub(crate) fn read_header(line: &str) -> Result<PlayHeader> {
     let not_a_save = || anyhow!("not a `gin play` save file: line 1 should be {{\"format\":\"{FORMAT}\",...}}");
     if line.trim().is_empty() {
         bail!("the save file is empty");
