@@ -28,6 +28,8 @@ def main():
             legal = message["legal"]
             knocks = [action for action in legal if action["type"] in ("knock", "big_gin")]
             action = rng.choice(knocks) if knocks else rng.choice(legal)
+            # Echoing the decision's id lets the host tell this answer from a stray line.
+            action["id"] = message["id"]
             # One line per decision, flushed at once: the host is waiting for it.
             print(json.dumps(action), flush=True)
         elif kind == "quit":

@@ -117,7 +117,7 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
                     agent.observe(&event);
                 }
             }
-            FromHost::Decide { legal, view } => {
+            FromHost::Decide { id, legal, view } => {
                 let Some(agent) = &mut agent else { bail!("line {}: a decision before start_game", number + 1) };
                 let view = view.as_view(&rules);
                 // An agent trusts its view: one that no game could show is refused here.
@@ -131,7 +131,7 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
                 } else {
                     None
                 };
-                serde_json::to_writer(&mut *out, &AnswerLine::new(action, showing.as_ref()))
+                serde_json::to_writer(&mut *out, &AnswerLine::new(id, action, showing.as_ref()))
                     .context("cannot write to standard output")?;
                 out.write_all(b"\n").and_then(|()| out.flush()).context("cannot write to standard output")?;
             }
@@ -179,8 +179,9 @@ mod tests {
             let legal = game.legal_actions();
             let view = game.view(player);
             if player == seat {
+                let id = lines.len() as u64;
                 lines.push(
-                    serde_json::to_string(&ToAgent::Decide { legal: &legal, view: DecideView::of(&view) }).unwrap(),
+                    serde_json::to_string(&ToAgent::Decide { id, legal: &legal, view: DecideView::of(&view) }).unwrap(),
                 );
             }
             let action = random.choose(&view, &legal);
@@ -204,8 +205,17 @@ mod tests {
     fn a_whole_transcript_is_answered_and_an_impossible_decision_refused() {
         let text = transcript(3);
         let answers = serve_text("simple", &text).unwrap();
-        let decisions = text.lines().filter(|line| line.contains(r#""type":"decide""#)).count();
-        assert_eq!(answers.lines().count(), decisions);
+        let ids: Vec<u64> = text
+            .lines()
+            .filter(|line| line.contains(r#""type":"decide""#))
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["id"].as_u64().unwrap())
+            .collect();
+        // One answer a decision, each echoing the decision's number.
+        let echoed: Vec<u64> = answers
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["id"].as_u64().unwrap())
+            .collect();
+        assert_eq!(echoed, ids);
         // A decision whose legal actions are not the view's, or whose view does not add up.
         let decide = text.lines().find(|line| line.contains(r#""type":"decide""#)).unwrap();
         let start = text.lines().next().unwrap();

@@ -285,6 +285,10 @@ pub(crate) struct ExternalAgent {
     pending: Vec<u8>,
     /// The cards the program's last answer shows, for [`Agent::show`].
     showing: Option<Showing>,
+    /// The number of the last `decide` sent.
+    decisions: u64,
+    /// Whether the program has echoed a decision's `id`: from then on every answer must.
+    echoes: bool,
 }
 
 impl ExternalAgent {
@@ -344,6 +348,8 @@ impl ExternalAgent {
             points: ByPlayer::default(),
             pending: Vec::new(),
             showing: None,
+            decisions: 0,
+            echoes: false,
         })
     }
 
@@ -413,8 +419,20 @@ impl ExternalAgent {
         let wait = self.timeout + startup.unwrap_or_default();
         match self.lines.recv_timeout(wait) {
             Ok(Line::Text(text)) => match protocol::parse_answer(text.trim()) {
+                Ok(answer)
+                    if answer.id.is_some_and(|id| id != self.decisions) || (self.echoes && answer.id.is_none()) =>
+                {
+                    let which = answer.id.map_or_else(|| "no decision".to_owned(), |id| format!("decision {id}"));
+                    self.fail(format!(
+                        "sent {} out of turn: it answers {which}, and decision {} was asked",
+                        quote(&text),
+                        self.decisions
+                    ));
+                    None
+                }
                 Ok(answer) => match answer.showing(view) {
                     Ok(showing) => {
+                        self.echoes |= answer.id.is_some();
                         self.report.lock().last_reply = Some(text);
                         Some((answer.action, showing))
                     }
@@ -508,7 +526,8 @@ impl Agent for ExternalAgent {
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         self.showing = None;
         if !self.report.fault() {
-            self.queue(&ToAgent::Decide { legal, view: DecideView::of(view) });
+            self.decisions += 1;
+            self.queue(&ToAgent::Decide { id: self.decisions, legal, view: DecideView::of(view) });
             if let Some((action, showing)) = self.answer(view) {
                 self.showing = showing;
                 return action;

@@ -49,6 +49,9 @@ pub(crate) enum ToAgent<'a> {
     },
     /// The agent must answer with one action.
     Decide {
+        /// The decision's number (from 1, counting every `decide` sent to this program), which
+        /// an answer may echo so that a line written out of turn is never taken for it.
+        id: u64,
         /// The legal actions.
         legal: &'a [Action],
         /// What the agent may know, less the rules (sent in `start_game`).
@@ -66,6 +69,8 @@ pub(crate) enum ToAgent<'a> {
 /// A program's answer to a `decide`, as read: the action, and the cards it names to show with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Answer {
+    /// The `id` of the decision answered, when the answer names it.
+    pub id: Option<u64>,
     /// The action.
     pub action: Action,
     /// The melds named (a knock, big gin or a defense), `None` when not named.
@@ -92,6 +97,10 @@ pub(crate) fn parse_answer(text: &str) -> Result<Answer, String> {
         "lay_off" => &["melds", "laid_off"],
         _ => &[],
     };
+    let id = match object.remove("id") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(value) => Some(value.as_u64().ok_or_else(|| format!("`id` is {value}: expected a decision's number"))?),
+    };
     if let Some(extra) = object.keys().find(|key| *key != "type" && !fields.contains(&key.as_str())) {
         return Err(format!("unknown field `{extra}` in a `{kind}` action"));
     }
@@ -107,7 +116,7 @@ pub(crate) fn parse_answer(text: &str) -> Result<Answer, String> {
         .transpose()
         .map_err(|e| format!("`laid_off`: {e}"))?;
     let action = serde_json::from_value(serde_json::Value::Object(object)).map_err(|e| e.to_string())?;
-    Ok(Answer { action, melds, laid_off })
+    Ok(Answer { id, action, melds, laid_off })
 }
 
 impl Answer {
@@ -164,13 +173,17 @@ pub(crate) struct AnswerLine<'a> {
     melds: Option<&'a [Meld]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     laid_off: Option<CardSet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<u64>,
 }
 
 impl<'a> AnswerLine<'a> {
-    /// `action`, showing `shown` (ignored for an action that shows no cards).
-    pub(crate) fn new(action: Action, shown: Option<&'a Showing>) -> AnswerLine<'a> {
+    /// `action`, answering decision `id` (when the host numbered it) and showing `shown`
+    /// (ignored for an action that shows no cards).
+    pub(crate) fn new(id: Option<u64>, action: Action, shown: Option<&'a Showing>) -> AnswerLine<'a> {
         let shown = shown.filter(|_| action.shows_cards());
         AnswerLine {
+            id,
             action,
             melds: shown.map(Showing::melds),
             laid_off: shown.filter(|_| action == Action::LayOff).map(Showing::laid_off),
@@ -202,6 +215,9 @@ pub(crate) enum FromHost {
     },
     /// Answer with one action.
     Decide {
+        /// The decision's number, to echo (`None` from a host that does not number them).
+        #[serde(default)]
+        id: Option<u64>,
         /// The legal actions.
         legal: Vec<Action>,
         /// What the agent may know.
@@ -343,7 +359,7 @@ mod tests {
 
     #[test]
     fn answers_are_read_strictly() {
-        let plain = |action| Answer { action, melds: None, laid_off: None };
+        let plain = |action| Answer { id: None, action, melds: None, laid_off: None };
         assert_eq!(parse_answer(r#"{"type":"draw_stock"}"#), Ok(plain(Action::DrawStock)));
         assert_eq!(
             parse_answer(r#"{"type":"discard","card":"7H"}"#),
@@ -359,6 +375,11 @@ mod tests {
         assert!(parse_answer(r#"{"type":"knock","discard":"7H","melds":"AS 2S 3S"}"#).unwrap_err().contains("`melds`"));
         assert!(parse_answer(r#"{"type":"lay_off","laid_off":["AS","AS"]}"#).unwrap_err().contains("duplicate card"));
         assert!(parse_answer(r#"{"type":"shuffle"}"#).is_err());
+        // Any action may name the decision it answers, by number.
+        assert_eq!(answer(r#"{"type":"draw_stock","id":12}"#).id, Some(12));
+        assert_eq!(answer(r#"{"type":"discard","card":"7H","id":null}"#).id, None);
+        assert!(parse_answer(r#"{"type":"draw_stock","id":"12"}"#).unwrap_err().contains("`id`"));
+        assert!(parse_answer(r#"{"type":"draw_stock","id":-1}"#).unwrap_err().contains("`id`"));
         assert!(parse_answer("[1,2]").is_err());
         assert!(parse_answer("draw").is_err());
         let knock = answer(r#"{"type":"knock","discard":"3H","melds":[["AS","2S","3S"]]}"#);
@@ -439,24 +460,24 @@ mod tests {
         let discard = "3H".parse().unwrap();
         let knock = Action::knock(discard);
         let shown = game.view(Player::One).engine_showing(knock).unwrap();
-        let line = serde_json::to_string(&AnswerLine::new(knock, Some(&shown))).unwrap();
+        let line = serde_json::to_string(&AnswerLine::new(None, knock, Some(&shown))).unwrap();
         assert_eq!(
             line,
             r#"{"type":"knock","discard":"3H","melds":[["7H","7D","7C"],["AS","2S","3S"],["JC","QC","KC"]]}"#
         );
         assert_eq!(answer(&line).showing(&game.view(Player::One)), Ok(Some(shown)));
         assert_eq!(
-            serde_json::to_string(&AnswerLine::new(Action::DrawStock, None)).unwrap(),
+            serde_json::to_string(&AnswerLine::new(None, Action::DrawStock, None)).unwrap(),
             r#"{"type":"draw_stock"}"#
         );
         assert_eq!(
-            serde_json::to_string(&AnswerLine::new(Action::Discard { card: discard }, Some(&shown))).unwrap(),
+            serde_json::to_string(&AnswerLine::new(None, Action::Discard { card: discard }, Some(&shown))).unwrap(),
             r#"{"type":"discard","card":"3H"}"#
         );
         game.play(Player::One, knock).unwrap();
         let view = game.view(Player::Two);
         let defense = view.engine_showing(Action::LayOff).unwrap();
-        let line = serde_json::to_string(&AnswerLine::new(Action::LayOff, Some(&defense))).unwrap();
+        let line = serde_json::to_string(&AnswerLine::new(None, Action::LayOff, Some(&defense))).unwrap();
         assert!(line.starts_with(r#"{"type":"lay_off","melds":[["#) && line.ends_with(r#"]],"laid_off":["4S"]}"#));
         assert_eq!(answer(&line).showing(&view), Ok(Some(defense)));
     }
@@ -481,9 +502,10 @@ mod tests {
 
         let legal = game.legal_actions();
         let view = game.view(seat);
-        let line = serde_json::to_string(&ToAgent::Decide { legal: &legal, view: DecideView::of(&view) }).unwrap();
+        let line =
+            serde_json::to_string(&ToAgent::Decide { id: 1, legal: &legal, view: DecideView::of(&view) }).unwrap();
         assert!(!line.contains("\"events\"") && !line.contains("\"rules\""), "{line}");
-        let FromHost::Decide { legal: read, view: owned } = serde_json::from_str(&line).unwrap() else {
+        let FromHost::Decide { id: Some(1), legal: read, view: owned } = serde_json::from_str(&line).unwrap() else {
             panic!("{line}")
         };
         assert_eq!(read, legal.as_slice());

@@ -19,8 +19,9 @@ fn example_agent() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples/random_agent.py")
 }
 
-/// A Python agent that plays the first legal action, except that at a decision it does
-/// `misbehave` (Python statements, with `m` the decide message) when `when` holds.
+/// A Python agent that plays the first legal action (echoing the decision's `id`), except that
+/// at a decision it does `misbehave` (Python statements, with `m` the decide message) when
+/// `when` holds.
 fn broken_agent(name: &str, when: &str, misbehave: &str) -> PathBuf {
     let script = format!(
         "import json, sys, time\n\
@@ -30,7 +31,7 @@ fn broken_agent(name: &str, when: &str, misbehave: &str) -> PathBuf {
              if m['type'] == 'decide':\n        \
                  if {when}:\n            \
                      {misbehave}\n        \
-                 print(json.dumps(m['legal'][0]), flush=True)\n    \
+                 print(json.dumps(dict(m['legal'][0], id=m['id'])), flush=True)\n    \
              elif m['type'] == 'quit':\n        \
                  break\n"
     );
@@ -230,9 +231,20 @@ fn a_program_that_prints_garbage_forfeits() {
 }
 
 #[test]
+fn a_line_written_out_of_turn_is_never_taken_for_the_answer() {
+    // A legal action, but answering the decision before: a second answer to an old question.
+    let stale = "print(json.dumps(dict(m['legal'][0], id=m['id'] - 1)), flush=True)";
+    let program = broken_agent("stale", "m['id'] > 3", stale);
+    assert_forfeits(&program, "out of turn: it answers decision 3, and decision 4 was asked", &[]);
+    // A program that has echoed `id` before: a line without one is not an answer.
+    let program = broken_agent("unnumbered", "m['id'] > 3", "print(json.dumps(m['legal'][0]), flush=True)");
+    assert_forfeits(&program, "out of turn: it answers no decision, and decision 4 was asked", &[]);
+}
+
+#[test]
 fn a_program_that_names_a_card_it_does_not_hold_forfeits() {
     let misbehave = "card = next(c for c in ['AS', 'KH', '7D', '2C'] if c not in m['view']['hand'])\n            \
-                     print(json.dumps({'type': 'discard', 'card': card}), flush=True); continue";
+                     print(json.dumps({'type': 'discard', 'card': card, 'id': m['id']}), flush=True); continue";
     let program = broken_agent("illegal", "m['view']['phase'] == 'discard'", misbehave);
     assert_forfeits(&program, "which the game refuses", &[]);
 }
@@ -240,10 +252,11 @@ fn a_program_that_names_a_card_it_does_not_hold_forfeits() {
 #[test]
 fn a_program_that_shows_cards_it_does_not_hold_forfeits() {
     let misbehave = "card = next(c for c in ['AS', 'KH', '7D', '2C'] if c not in m['view']['hand'])\n            \
-                     print(json.dumps({'type': 'lay_off', 'laid_off': [card]}), flush=True); continue";
+                     print(json.dumps({'type': 'lay_off', 'laid_off': [card], 'id': m['id']}), flush=True); continue";
     let program = broken_agent("bad-layoff", "m['view']['phase'] == 'lay_off'", misbehave);
     assert_forfeits(&program, "which the game refuses: ", &[]);
-    let misbehave = "print(json.dumps({'type': 'lay_off', 'melds': [m['view']['hand'][:2]]}), flush=True); continue";
+    let misbehave =
+        "print(json.dumps({'type': 'lay_off', 'melds': [m['view']['hand'][:2]], 'id': m['id']}), flush=True); continue";
     let program = broken_agent("bad-meld", "m['view']['phase'] == 'lay_off'", misbehave);
     assert_forfeits(&program, "is not a meld: a meld has at least 3 cards", &[]);
 }
