@@ -7,6 +7,7 @@ mod savefile;
 mod saves;
 mod screen;
 mod store;
+mod table;
 
 pub(crate) use savefile::read_header as read_save_header;
 pub(crate) use saves::{LONG_ABOUT as SAVES_LONG_ABOUT, SavesArgs, run as run_saves};
@@ -118,21 +119,30 @@ pub(crate) struct PlayArgs {
     /// Colour the suits: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     color: ColorChoice,
-    /// Letters for suits (7H) instead of symbols (7♥).
+    /// ASCII only: letters for suits (7H instead of 7♥), and the table drawn with + - |.
     #[arg(long)]
     ascii: bool,
+    /// The line mode even at a terminal: one line per command, the table printed after every
+    /// move (for screen readers and scripts; used anyway when input or output is not a terminal).
+    #[arg(long)]
+    plain: bool,
 }
 
 /// Runs `gin play`.
 pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let terminal = io::stdout().is_terminal();
+    let full_screen = terminal && io::stdin().is_terminal() && !args.plain;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => terminal && !no_color,
     };
-    let look = if color { Look { symbols: !args.ascii, color } } else { Look::PLAIN };
+    // Colour and suit symbols are two choices: symbols wherever a terminal shows them.
+    let symbols = !args.ascii && (terminal || color);
+    let skin = table::Skin { symbols, color, ascii: args.ascii };
+    // The table styles its cards itself: its texts carry no escape codes.
+    let look = Look { symbols, color: color && !full_screen };
     let mut out = io::stdout().lock();
     check_save_target(args).map_err(Failure::usage)?;
     let session = match &args.resume {
@@ -157,8 +167,57 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let stdin = io::stdin();
     // A line editor (arrow keys, history) when a person types at a terminal.
     let mut input = Lines::new(terminal && stdin.is_terminal(), stdin.lock());
-    session.start(&mut out, args.resume.is_some())?;
+    let opening = session.begin(args.resume.is_some())?;
+    if full_screen {
+        drop(input);
+        return play_at_the_table(session, args, skin, look, &opening, &mut out);
+    }
+    for line in &opening {
+        writeln!(out, "{line}").map_err(anyhow::Error::from)?;
+    }
+    writeln!(out, "Type help for the commands.").map_err(anyhow::Error::from)?;
     session.play(&mut input, &mut out)?;
+    Ok(Outcome::Success)
+}
+
+/// Plays at the full-screen table; after it, says where the game is and how to go on.
+fn play_at_the_table(
+    session: Session,
+    args: &PlayArgs,
+    skin: table::Skin,
+    look: Look,
+    opening: &[String],
+    out: &mut impl Write,
+) -> Result<Outcome, Failure> {
+    // Another game: the same opponent (a program only when named on the command line) and
+    // rules, a new deal from the clock, a new save.
+    let ai = match (&args.ai, &session.header.ai) {
+        (Some(ai), _) => Some(ai.clone()),
+        (None, Some(ai)) if !external::names_program(ai) => Some(ai.clone()),
+        _ => None,
+    };
+    let hotseat = session.header.human.is_none();
+    let rules = session.game.rules().clone();
+    let new_game = || -> Result<(Session, Vec<String>)> {
+        let next =
+            PlayArgs { ai: ai.clone(), hotseat, seed: None, save: None, force: false, resume: None, ..args.clone() };
+        // The last game's rules (a resumed game's own).
+        let mut session = Session::with_rules(&next, &rules, look, true)?;
+        session._lock = Some(store::lock(&session.save)?);
+        let opening = session.begin(false)?;
+        Ok((session, opening))
+    };
+    let (exit, mut session) = table::run(session, skin, opening, new_game)?;
+    match exit {
+        table::Exit::Quit => session.farewell("Stopped.", out)?,
+        table::Exit::Finished => {
+            if let Some(result) = session.game.result() {
+                write!(out, "{}", screen::game_end(result, session.game.rules(), &session.seats, look))
+                    .map_err(anyhow::Error::from)?;
+            }
+            writeln!(out, "The whole game is in {}.", session.save.display()).map_err(anyhow::Error::from)?;
+        }
+    }
     Ok(Outcome::Success)
 }
 
@@ -252,8 +311,13 @@ impl Session {
         if let Some(target) = args.target {
             rules.target = target;
         }
+        Session::with_rules(args, &rules, look, terminal)
+    }
+
+    /// A new game under `rules` (the rest of the options from `args`).
+    fn with_rules(args: &PlayArgs, rules: &gin_rules::Ruleset, look: Look, terminal: bool) -> Result<Session> {
         let seed = args.seed.unwrap_or_else(clock_seed);
-        let log = LogHeader::new(seed, &rules, None);
+        let log = LogHeader::new(seed, rules, None);
         // The person sits in seat one; the engine draws the first dealer from the seed.
         let human = Player::One;
         let mut ai_report = Report::default();
@@ -267,7 +331,7 @@ impl Session {
             ai_report = report;
             (Some(ai), PlayHeader::new(Some((spec, human))), Seats::versus_ai(human))
         };
-        let (game, opening) = Game::new(&rules, seed);
+        let (game, opening) = Game::new(rules, seed);
         let mut session = Session {
             game,
             events: Vec::new(),
@@ -319,36 +383,38 @@ impl Session {
         }
     }
 
-    /// The opening lines, and the first save.
-    fn start(&mut self, out: &mut impl Write, resumed: bool) -> Result<()> {
+    /// Writes the first save; returns the opening lines: who plays, the seed, where the game is
+    /// saved.
+    ///
+    /// # Errors
+    /// The save cannot be written.
+    fn begin(&mut self, resumed: bool) -> Result<Vec<String>> {
         self.write_save().context("the game cannot be saved; give another place with --save FILE")?;
         let rules = self.game.rules();
         let opponent = match &self.header.ai {
             Some(ai) => format!("You against the AI ({ai})"),
             None => "Two players at one terminal".to_owned(),
         };
+        let mut lines = Vec::new();
         if resumed {
             let score = self.game.score();
-            writeln!(
-                out,
+            lines.push(format!(
                 "Resuming: {opponent}, hand {}, {} {} · {} {}.",
                 self.game.hand_number(),
                 self.seats.name(Player::One),
                 score.points[Player::One],
                 self.seats.name(Player::Two),
                 score.points[Player::Two]
-            )?;
-            for note in &self.notes {
-                writeln!(out, "{note}")?;
-            }
+            ));
+            lines.extend(self.notes.iter().cloned());
         } else {
-            writeln!(out, "{opponent}, playing to {} points.", rules.target)?;
+            let points = if rules.target == 1 { "point" } else { "points" };
+            lines.push(format!("{opponent}, playing to {} {points}.", rules.target));
             let how = if self.seed_drawn { "drawn from the clock; " } else { "" };
-            writeln!(out, "Seed {} ({how}play this deal again with --seed {}).", self.log.seed, self.log.seed)?;
+            lines.push(format!("Seed {} ({how}play this deal again with --seed {}).", self.log.seed, self.log.seed));
         }
-        writeln!(out, "Saving after every move to {}", self.save.display())?;
-        writeln!(out, "Type help for the commands.")?;
-        Ok(())
+        lines.push(format!("Saving after every move to {}", self.save.display()));
+        Ok(lines)
     }
 
     /// Plays until the game ends or the player stops.
@@ -363,38 +429,8 @@ impl Session {
                 }
                 return Ok(());
             };
-            let ai_seat = self.ai.as_ref().map(|(seat, _)| *seat);
-            let automatic = if ai_seat == Some(player) {
-                let (_, agent) = self.ai.as_mut().expect("the AI's seat");
-                Some(savefile::ai_move(agent.as_mut(), &self.game, player))
-            } else if self.game.deal().phase() == Phase::LayOff {
-                // A person's answer to a knock: the referee's best (rule 16).
-                Some((Action::LayOff, None))
-            } else {
-                None
-            };
-            let result = match automatic {
-                Some((action, showing)) => {
-                    let before = self.snapshot();
-                    let produced = match self.game.play_with(player, action, showing.as_ref()) {
-                        Ok(produced) => produced,
-                        Err(err) => {
-                            let why = match self.ai_report.explain(&err.to_string()) {
-                                Some(why) => why,
-                                None => format!("it chose a move the game refuses ({action}): {err}"),
-                            };
-                            // The game ends here, lost by the AI: the save says so, and is not
-                            // resumed into the same failure.
-                            self.header.forfeit = Some(why.clone());
-                            let saved = match self.write_save() {
-                                Ok(()) => format!("the save {} records it", self.save.display()),
-                                Err(err) => format!("and it could NOT be saved: {err:#}"),
-                            };
-                            return Err(anyhow!("the AI forfeits: {why}; {saved}"));
-                        }
-                    };
-                    self.after_move(produced, before, input, out)
-                }
+            let result = match self.automatic_move(player)? {
+                Some((produced, before)) => self.after_move(produced, before, input, out),
                 None => self.human_turn(player, input, out),
             };
             if let Err(stop) = result? {
@@ -405,6 +441,11 @@ impl Session {
             Stop::Quit => "Stopped.",
             Stop::EndOfInput => "\nEnd of input.",
         };
+        self.farewell(how, out)
+    }
+
+    /// What quitting says: where the game is saved and how to go on, or that the save failed.
+    fn farewell(&mut self, how: &str, out: &mut impl Write) -> Result<()> {
         if let Some(why) = self.retry_save() {
             writeln!(out, "{how} The game could NOT be saved: {why}.")?;
             writeln!(out, "{} holds it only as it was before the failed save, if at all.", self.save.display())?;
@@ -413,6 +454,58 @@ impl Session {
         writeln!(out, "{how} The game is saved in {}", self.save.display())?;
         writeln!(out, "Continue with: gin play --resume {}", shell_word(&self.save))?;
         Ok(())
+    }
+
+    /// Plays `player`'s move when no person makes it (the AI's, or the referee's answer to a
+    /// knock), returning its events and the snapshot before it; `None` when a person is to move.
+    ///
+    /// # Errors
+    /// The AI forfeits: its move is refused. The save records the forfeit.
+    fn automatic_move(&mut self, player: Player) -> Result<Option<(Vec<Event>, Snapshot)>> {
+        let ai_seat = self.ai.as_ref().map(|(seat, _)| *seat);
+        let (action, showing) = if ai_seat == Some(player) {
+            let (_, agent) = self.ai.as_mut().expect("the AI's seat");
+            savefile::ai_move(agent.as_mut(), &self.game, player)
+        } else if self.game.deal().phase() == Phase::LayOff {
+            // A person's answer to a knock: the referee's best (rule 16).
+            (Action::LayOff, None)
+        } else {
+            return Ok(None);
+        };
+        let before = self.snapshot();
+        match self.game.play_with(player, action, showing.as_ref()) {
+            Ok(produced) => Ok(Some((produced, before))),
+            Err(err) => {
+                let why = match self.ai_report.explain(&err.to_string()) {
+                    Some(why) => why,
+                    None => format!("it chose a move the game refuses ({action}): {err}"),
+                };
+                // The game ends here, lost by the AI: the save says so, and is not resumed into
+                // the same failure.
+                self.header.forfeit = Some(why.clone());
+                let saved = match self.write_save() {
+                    Ok(()) => format!("the save {} records it", self.save.display()),
+                    Err(err) => format!("and it could NOT be saved: {err:#}"),
+                };
+                Err(anyhow!("the AI forfeits: {why}; {saved}"))
+            }
+        }
+    }
+
+    /// Records a move's events and saves: what the move ended, and whether the save failed.
+    fn commit(&mut self, produced: Vec<Event>, (number, mut hands): Snapshot) -> Committed {
+        let ended = produced.iter().position(|event| matches!(event, Event::HandEnded { .. }));
+        for event in &produced {
+            if let Event::Discarded { player, card } = event {
+                hands[*player].remove(*card);
+            }
+        }
+        // The end of the hand, for a dead hand with both players' cards as they ended it.
+        let end = ended.and_then(|at| HandEnd::of(&produced[at], number, hands, self.game.rules().solver()));
+        let after_end = ended.map(|at| produced.len() - at - 1);
+        self.record(produced);
+        self.unsaved = self.write_save().err().map(|err| format!("{err:#}"));
+        Committed { end, after_end, save_error: self.unsaved.clone() }
     }
 
     /// One decision of a person: shows the table and asks until a move is played.
@@ -539,29 +632,14 @@ impl Session {
     fn after_move(
         &mut self,
         produced: Vec<Event>,
-        (number, mut hands): (u32, ByPlayer<CardSet>),
+        before: Snapshot,
         input: &mut Lines<impl BufRead>,
         out: &mut impl Write,
     ) -> Result<Result<(), Stop>> {
-        let ended = produced.iter().position(|event| matches!(event, Event::HandEnded { .. }));
-        for event in &produced {
-            if let Event::Discarded { player, card } = event {
-                hands[*player].remove(*card);
-            }
+        let Committed { end, after_end, save_error } = self.commit(produced, before);
+        if let Some(why) = save_error {
+            writeln!(out, "warning: {why}: this move is not saved; gin tries again after the next one")?;
         }
-        // The end of the hand, for a dead hand with both players' cards as they ended it; and how
-        // many events (the next deal) follow it.
-        let end = ended.and_then(|at| HandEnd::of(&produced[at], number, hands, self.game.rules().solver()));
-        let after_end = ended.map(|at| produced.len() - at - 1);
-        self.record(produced);
-        self.unsaved = match self.write_save() {
-            Ok(()) => None,
-            Err(err) => {
-                let why = format!("{err:#}");
-                writeln!(out, "warning: {why}: this move is not saved; gin tries again after the next one")?;
-                Some(why)
-            }
-        };
         let Some(after_end) = after_end else { return Ok(Ok(())) };
         let viewer = self.viewer_for_narration();
         // Tell the moves up to the end of the hand; the next deal starts afresh.
@@ -617,7 +695,7 @@ impl Session {
     }
 
     /// The hand's number and both players' cards, before a move.
-    fn snapshot(&self) -> (u32, ByPlayer<CardSet>) {
+    fn snapshot(&self) -> Snapshot {
         (self.game.hand_number(), ByPlayer::from_fn(|player| self.game.deal().cards(player)))
     }
 
@@ -667,6 +745,19 @@ impl Session {
     fn ask(&self, input: &mut Lines<impl BufRead>, out: &mut impl Write) -> Result<Option<String>> {
         input.ask(out)
     }
+}
+
+/// The hand's number and both players' cards, taken before a move.
+type Snapshot = (u32, ByPlayer<CardSet>);
+
+/// What a move did, once recorded and saved.
+struct Committed {
+    /// The end of the hand, when the move ended one.
+    end: Option<HandEnd>,
+    /// When the move ended the hand: how many of its events (the next deal) follow the end.
+    after_end: Option<usize>,
+    /// Why the save failed, when it did (the file then holds an earlier point of the game).
+    save_error: Option<String>,
 }
 
 /// What to do instead of a move.

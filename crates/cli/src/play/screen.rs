@@ -20,6 +20,7 @@ pub(super) struct Look {
 
 impl Look {
     /// Letters, no colour: pipes, files and tests.
+    #[cfg(test)]
     pub(super) const PLAIN: Look = Look { symbols: false, color: false };
 
     /// A card: `7H`, `7♥`, in red where colour is on and the suit is red.
@@ -73,6 +74,11 @@ impl Seats {
     /// The seat's name: `You`, `The AI`, `Player 1`.
     pub(super) fn name(&self, player: Player) -> &'static str {
         self.names[player]
+    }
+
+    /// `Your hand`, `Player 1's hand`.
+    pub(super) fn hand_of(&self, player: Player) -> String {
+        if self.you == Some(player) { "Your hand".to_owned() } else { format!("{}'s hand", self.names[player]) }
     }
 
     /// `you_form` when the seat is "you", else `other_form` (`draw`/`draws`).
@@ -379,8 +385,25 @@ pub(super) fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look
         }
         let _ = writeln!(out, "{line}");
     }
+    let result = hand_result(end, seats);
+    let _ = writeln!(out, "{}", look.bold(&result));
+    let _ = writeln!(
+        out,
+        "Score: {} {} · {} {} (game to {}).",
+        seats.name(Player::One),
+        end.points[Player::One],
+        seats.name(Player::Two),
+        end.points[Player::Two],
+        rules.target
+    );
+    out
+}
+
+/// The outcome of a hand in a sentence, with where the points come from:
+/// `UNDERCUT: You score 28 points (25 undercut bonus + deadwood 3 − 0).`
+pub(super) fn hand_result(end: &HandEnd, seats: &Seats) -> String {
     let score = end.score;
-    let result = match (score.outcome, score.winner) {
+    match (score.outcome, score.winner) {
         (HandOutcome::Dead, _) => "DEAD HAND: nobody knocked before the stock ran out; nobody scores.".to_owned(),
         (HandOutcome::Tie, _) => "TIE: equal deadwood; nobody scores.".to_owned(),
         (outcome, Some(winner)) => {
@@ -398,18 +421,7 @@ pub(super) fn hand_end(end: &HandEnd, rules: &Ruleset, seats: &Seats, look: Look
             )
         }
         (outcome, None) => format!("{outcome}: nobody scores."),
-    };
-    let _ = writeln!(out, "{}", look.bold(&result));
-    let _ = writeln!(
-        out,
-        "Score: {} {} · {} {} (game to {}).",
-        seats.name(Player::One),
-        end.points[Player::One],
-        seats.name(Player::Two),
-        end.points[Player::Two],
-        rules.target
-    );
-    out
+    }
 }
 
 /// Where a hand's points come from, as the score breaks them down: ` (deadwood 21 − 4)`,

@@ -617,7 +617,7 @@ fn at_a_terminal_lines_have_history_and_a_hot_seat_leaves_no_scrollback() {
     let save = save_path("terminal");
     // The Up arrow brings `hint` back: a second hint, not an unknown command.
     let typed = in_a_terminal(
-        &["--ai", "simple", "--seed", "3", "--save", save.to_str().unwrap()],
+        &["--plain", "--ai", "simple", "--seed", "3", "--save", save.to_str().unwrap()],
         &["hint\r", "\u{1b}[A", "\r", "quit\r"],
     );
     assert_eq!(typed.matches("Hint: ").count(), 2, "{typed}");
@@ -625,10 +625,112 @@ fn at_a_terminal_lines_have_history_and_a_hot_seat_leaves_no_scrollback() {
     assert!(typed.contains("The game is saved in"), "{typed}");
     // Between the turns of a hot seat, the screen and the scrollback are cleared.
     let hotseat = in_a_terminal(
-        &["--hotseat", "--seed", "3", "--save", save.to_str().unwrap(), "--force"],
+        &["--plain", "--hotseat", "--seed", "3", "--save", save.to_str().unwrap(), "--force"],
         &["\r", "p\r", "\r", "quit\r"],
     );
     let cleared = hotseat.find("\u{1b}[2J\u{1b}[3J").unwrap_or_else(|| panic!("no clearing: {hotseat:?}"));
     assert!(hotseat[cleared..].contains("Player 2's turn"), "{hotseat:?}");
+    std::fs::remove_file(save).unwrap();
+}
+
+/// What a session at the full-screen table showed.
+#[derive(Debug)]
+struct Screens {
+    /// The screen after the start and after each key.
+    screens: Vec<String>,
+    /// The main screen at the end (what stays in the terminal).
+    main: String,
+    status: i64,
+}
+
+/// Runs `gin play ARGS` at a `size` ("80x24") pseudo-terminal, pressing `keys` (each a key's
+/// bytes, or `resize:COLSxROWS`) one at a time, each once the table is quiet; the screens it
+/// showed, read by tests/it/terminal.py's small terminal emulator.
+fn at_the_table(size: &str, args: &[&str], keys: &[&str]) -> Screens {
+    let driver = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/it/terminal.py");
+    let keys: Vec<String> = keys
+        .iter()
+        .map(|key| {
+            if key.starts_with("resize:") {
+                (*key).to_owned()
+            } else {
+                key.bytes().map(|b| format!("{b:02x}")).collect()
+            }
+        })
+        .collect();
+    let output = Command::new("python3")
+        .arg(driver)
+        .arg(size)
+        .arg(keys.join(","))
+        .arg(env!("CARGO_BIN_EXE_gin"))
+        .arg("play")
+        .args(args)
+        .env("TERM", "xterm-256color")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("python3 runs: the table's tests drive gin through its pty module");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|err| panic!("{err}: {}", String::from_utf8_lossy(&output.stderr)));
+    Screens {
+        screens: json["screens"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_owned()).collect(),
+        main: json["main"].as_str().unwrap().to_owned(),
+        status: json["status"].as_i64().unwrap(),
+    }
+}
+
+#[test]
+fn at_the_table_a_whole_game_is_played_with_keys() {
+    let save = save_path("table-game");
+    // Pass the upcard, draw from the stock, discard what was drawn (Enter: the card drawn is the
+    // one selected), again and again; Enter also goes on from the end of the hand and leaves the
+    // score sheet. Keys that do not fit the moment are refused with a note and change nothing.
+    let keys: Vec<&str> = std::iter::repeat_n(["p", "s", "\r"], 12).flatten().collect();
+    let run = at_the_table(
+        "80x24",
+        &["--ai", "simple", "--seed", "5", "--target", "1", "--save", save.to_str().unwrap()],
+        &keys,
+    );
+    assert_eq!(run.status, 0, "{run:?}");
+    let first = &run.screens[0];
+    for part in ["Your hand", "The AI ▒▒▒▒▒▒▒▒▒▒ 10 cards", "╭ Table", "Last moves", "stock 31", "game to 1"]
+    {
+        assert!(first.contains(part), "{part} is not on the first screen:\n{first}");
+    }
+    assert!(run.screens.iter().any(|s| s.contains("You draw") && s.contains("from the stock and discard")), "{run:?}");
+    let end = run.screens.iter().find(|s| s.contains("Hand 1 is over")).unwrap_or_else(|| panic!("{run:?}"));
+    assert!(end.contains("KNOCK: The AI scores 46 points (deadwood 49 − 3)."), "{end}");
+    let sheet = run.screens.iter().find(|s| s.contains("Score sheet")).unwrap_or_else(|| panic!("{run:?}"));
+    assert!(sheet.contains("n: another game"), "{sheet}");
+    // Left: the score sheet stays in the terminal, and the table does not.
+    assert!(run.main.contains("Game over: The AI wins.") && run.main.contains("The whole game is in"), "{}", run.main);
+    assert!(!run.main.contains("Your hand"), "{}", run.main);
+    assert!(text(&save).contains(r#""event":"game_ended""#));
+    std::fs::remove_file(save).unwrap();
+}
+
+#[test]
+fn at_the_table_a_resize_redraws_and_quit_and_resume_lose_nothing() {
+    let save = save_path("table-resume");
+    let args = ["--ai", "simple", "--seed", "3", "--save", save.to_str().unwrap()];
+    let run = at_the_table("80x24", &args, &["p", "s", "resize:50x18", "\r", "q"]);
+    assert_eq!(run.status, 0, "{run:?}");
+    // Wide, then folded: the cards in two characters, stock and pile on one line.
+    assert!(run.screens[2].contains("╭ Table") && run.screens[2].contains("┃Q♠┃"), "{}", run.screens[2]);
+    let narrow = &run.screens[3];
+    assert!(narrow.lines().all(|line| line.chars().count() <= 50), "{narrow}");
+    assert!(narrow.contains("Stock 30 · Pile K♥ (1)") && narrow.contains("Q♠ Q♥ Q♦"), "{narrow}");
+    let before_quit = run.screens[4].clone();
+    assert!(before_quit.contains("You draw Q♠ from the stock and discard Q♠."), "{before_quit}");
+    assert!(run.main.contains("Stopped. The game is saved in"), "{}", run.main);
+    let saved = text(&save);
+    // Resumed: the same table, the moves so far in the log, the same cards in hand.
+    let resumed = at_the_table("50x18", &["--resume", save.to_str().unwrap()], &["q"]);
+    assert_eq!(resumed.status, 0, "{resumed:?}");
+    let first = &resumed.screens[0];
+    assert!(first.contains("Resuming: You against the AI (simple)"), "{first}");
+    let hand = |screen: &str| screen.lines().skip_while(|l| !l.starts_with("Your hand")).nth(2).map(str::to_owned);
+    assert_eq!(hand(first), hand(&before_quit), "{first}\n{before_quit}");
+    assert!(first.contains("You draw Q♠ from the stock and discard Q♠."), "{first}");
+    assert_eq!(text(&save), saved, "resuming and quitting changes nothing");
     std::fs::remove_file(save).unwrap();
 }
