@@ -5,14 +5,18 @@
 //! `gin sim` plays two agents against each other many times and reports how each did;
 //! `gin settings` lists every setting of the rules and the agents;
 //! `gin bot` runs a built-in agent as an external agent (docs/protocol.md), and any agent spec
-//! may be `cmd:PROGRAM ARGS...`, a program that plays over that protocol.
+//! may be `cmd:PROGRAM ARGS...`, a program that plays over that protocol;
+//! `gin completions` and `gin man` print shell completions and manual pages made from this
+//! command line's own definition.
 //! This crate is the only one that prints: the libraries return values, the commands render them.
 
 mod analyze;
 mod bot;
+mod completions;
 mod external;
 #[cfg(test)]
 mod fuzzing;
+mod man;
 mod play;
 mod protocol;
 mod render;
@@ -25,7 +29,7 @@ mod stats;
 use std::io;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Exit status when some hand or input line could not be read.
 const EXIT_BAD_INPUT: u8 = 1;
@@ -47,7 +51,8 @@ const EXIT_USAGE: u8 = 2;
         gin analyze --json - < hands.txt\n  \
         gin saves\n  \
         gin sim --a expert --b simple --games 10000\n  \
-        gin settings rules\n\n\
+        gin settings rules\n  \
+        gin completions bash > ~/.local/share/bash-completion/completions/gin\n\n\
         Run `gin help <command>` for everything a command can do."
 )]
 struct Cli {
@@ -63,6 +68,12 @@ enum Command {
     /// Run a built-in agent as an external agent over the protocol (standard input and output).
     #[command(long_about = bot::LONG_ABOUT, after_help = bot::AFTER_HELP)]
     Bot(bot::BotArgs),
+    /// Print a shell's completion script for gin (bash, zsh, fish, elvish or powershell).
+    #[command(long_about = completions::LONG_ABOUT, after_help = completions::AFTER_HELP)]
+    Completions(completions::CompletionsArgs),
+    /// Print gin's manual page (or a command's) in roff, for `man`.
+    #[command(long_about = man::LONG_ABOUT, after_help = man::AFTER_HELP)]
+    Man(man::ManArgs),
     /// Play Gin Rummy against the AI (or two people at one terminal), saved after every move.
     #[command(long_about = play::LONG_ABOUT, after_help = play::AFTER_HELP)]
     Play(play::PlayArgs),
@@ -114,6 +125,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Bot(args) => bot::run(args),
+        Command::Completions(args) => completions::run(args, Cli::command()),
+        Command::Man(args) => man::run(args, Cli::command()),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Saves(args) => play::run_saves(args),
@@ -148,7 +161,6 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn the_command_line_is_consistent() {

@@ -6,6 +6,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+mod completions;
 mod external;
 mod play;
 mod replay;
