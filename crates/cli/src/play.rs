@@ -42,11 +42,30 @@ pub(crate) const LONG_ABOUT: &str = "\
 Play Gin Rummy at the terminal: against the AI (mc, the searching agent, unless --ai says \
 otherwise), or two people at one terminal with --hotseat.
 
-Each turn shows the scores, the stock, the discard pile, the cards the opponent is known to \
-hold, and your hand grouped into its best melds, each card with its position, with your deadwood \
-and what the hand may do now. Type a card by name (7h, 7H, 7♥, 10h) or by position (3), s or d \
-to draw from the stock or the discard pile, t or p to take or pass the first upcard, k and a card \
-to knock, hint to see what the computer would do, help, save or quit.
+At a terminal the game is a full-screen table that stays put: the opponent's cards (backs, and \
+those known from its pickups), the stock, the discard pile's top card, the last moves, your hand \
+as cards grouped into its melds with the deadwood apart, the score, and a status line saying what \
+you may do and which keys do it:
+  left/right, h/l   select a card (1-9, 0 and - pick the 1st to 11th)
+  Enter, space      discard the selected card
+  s / d             draw from the stock / take the discard pile's top card
+  t / p             take / pass the first upcard
+  k                 knock (or go gin) discarding the selected card, after a confirmation that \
+shows your melds and what the opponent may lay off
+  b                 big gin, where the rules play it
+  i                 a hint: what the opponent's own level would do, and why
+  v                 the whole discard pile
+  ?                 help;  q  quit (the game is saved)
+The mouse works too: click a card to select it and again to discard it, click the stock or the \
+pile to draw. The end of a hand spreads both hands with their melds and layoffs and the points; \
+the end of the game shows the score sheet and offers another game. A hot seat shows a pass \
+screen between turns. The table redraws when the terminal is resized and folds below 64x20; \
+--ascii draws it with ASCII only, --color never (or NO_COLOR) without colour.
+
+With --plain, or when input or output is not a terminal (a pipe, a script, a screen reader), \
+the game is played in lines: each turn prints the table and reads a command: a card by name (7h, \
+7H, 7♥, 10h) or position (3), s or d to draw, t or p for the upcard, k and a card to knock, hint, \
+help, save or quit.
 
 The game is saved after every move (to --save FILE, or to a file in your state directory shown \
 at the start). `gin play --resume FILE` goes on exactly where it stopped: the save is the game's \
@@ -68,6 +87,7 @@ Examples:
   gin play --ai simple --seed 42
   gin play --rules oklahoma --target 50
   gin play --hotseat
+  gin play --plain --ascii           (one line per command, letters for suits)
   gin play --resume                  (the newest unfinished game; `gin saves` lists them)
   gin play --resume FILE --ai expert";
 

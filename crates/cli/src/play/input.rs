@@ -107,19 +107,29 @@ fn shown(text: &str) -> String {
 /// The help text for the commands.
 pub(super) const HELP: &str = "\
 Commands (type one, then Enter):
-  t or take        take the first upcard      p or pass     refuse it
-  s or stock       draw from the stock        d or pile     take the top of the discard pile
-  7h, 7H, 7♥, 10h  discard that card          3             discard the card at position 3
-  k 7h, k 3        knock (or go gin), discarding 7H or the card at position 3
-  big              big gin: lay down all 11 cards, when they all meld
-  hint             what the computer would do, and why
-  save             where the game is saved (it is saved after every move)
-  quit             stop; the game stays saved and `gin play --resume FILE` goes on
-Cards: ranks A 2-9 T (or 10) J Q K, suits S H D C or ♠ ♥ ♦ ♣, any case.";
+  t, take       take the first upcard
+  p, pass       refuse it
+  s, stock      draw from the stock
+  d, pile       take the top of the discard pile
+  7h, 10h, 3    discard that card, or the one at position 3
+  k 7h, k 3     knock (or go gin), discarding that card
+  big           big gin: lay down all 11 cards
+  hint          what the computer would do, and why
+  save          where the game is saved (after every move)
+  quit          stop; the game stays saved for --resume
+Cards: ranks A 2-9 T (or 10) J Q K, suits S H D C or
+♠ ♥ ♦ ♣, in any case.";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_help_fits_a_narrow_terminal() {
+        for line in HELP.lines() {
+            assert!(line.chars().count() <= 60, "{line}");
+        }
+    }
 
     fn card(text: &str) -> CardRef {
         CardRef::Card(text.parse().unwrap())

@@ -393,3 +393,113 @@ impl Table {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use gin_cards::{Card, CardSet};
+    use gin_engine::{Game, HandSetup};
+    use gin_rules::{ByPlayer, HandOutcome, Ruleset};
+
+    use crate::play::PlayArgs;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        play: PlayArgs,
+    }
+
+    const SKIN: Skin = Skin { symbols: false, color: false, ascii: true };
+
+    /// A hot-seat session on docs/rules.md's V10 deal: player one holds AS 2S 3S 7H 7D 7C JC QC
+    /// KC 3H, is offered 9H, and acts first.
+    fn v10_session(name: &str) -> Session {
+        let save = std::env::temp_dir().join(format!("gin-table-{}-{name}.gin", std::process::id()));
+        let cli = Cli::try_parse_from(["gin", "--hotseat", "--seed", "1", "--save", save.to_str().unwrap()]).unwrap();
+        let mut session = Session::new(&cli.play, screen::Look { symbols: false, color: false }, true).unwrap();
+        let hands = ByPlayer::new(
+            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
+            "9D 9S 9C TD TH TS 4D 5D 6D 4S".parse().unwrap(),
+        );
+        let upcard: Card = "9H".parse().unwrap();
+        let dealt = hands[Player::One] | hands[Player::Two] | CardSet::from_card(upcard);
+        let setup = HandSetup { dealer: Player::Two, hands, upcard, stock: (CardSet::FULL - dealt).iter().collect() };
+        let (game, opening) = Game::from_setup(&Ruleset::standard(), 1, &setup).unwrap();
+        session.game = game;
+        session.events = opening;
+        session.last_viewer = Some(Player::One);
+        session
+    }
+
+    fn press(table: &mut Table, session: &mut Session, c: char) -> Effect {
+        table.key(session, KeyEvent::from(KeyCode::Char(c)))
+    }
+
+    /// The position key (1-9, 0, -) of `card` in `player`'s shown hand.
+    fn position_key(session: &Session, player: Player, card: &str) -> char {
+        let layout = Layout::of(session.game.deal().cards(player), session.game.rules().solver());
+        let position = layout.order().iter().position(|c| c.to_string() == card).unwrap();
+        ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-'][position]
+    }
+
+    #[test]
+    fn keys_take_the_upcard_and_a_knock_waits_for_its_confirmation() {
+        let mut session = v10_session("knock");
+        let mut table = Table::new(SKIN, &[]);
+        // Nothing but the offer is open: a draw is refused with a note, and nothing is played.
+        assert_eq!(press(&mut table, &mut session, 's'), Effect::Nothing);
+        assert!(table.message.as_ref().is_some_and(|(text, _)| text.contains("t to take it")), "{table:?}");
+        assert_eq!(press(&mut table, &mut session, 't'), Effect::Play(Action::TakeUpcard));
+        table.play(&mut session, Action::TakeUpcard);
+        // The card taken is selected, and may not be discarded this turn.
+        let nine = position_key(&session, Player::One, "9H");
+        assert_eq!(['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-'].get(table.selected), Some(&nine));
+        assert_eq!(table.key(&mut session, KeyEvent::from(KeyCode::Enter)), Effect::Nothing);
+        assert!(table.message.as_ref().is_some_and(|(text, _)| text.contains("may not be discarded")), "{table:?}");
+        // A knock over the limit is refused with the deadwood it would leave.
+        let seven = position_key(&session, Player::One, "7H");
+        press(&mut table, &mut session, seven);
+        assert_eq!(press(&mut table, &mut session, 'k'), Effect::Nothing);
+        assert!(table.message.as_ref().is_some_and(|(text, _)| text.contains("over the knock limit")), "{table:?}");
+        assert_eq!(table.overlay, None);
+        // A knock that may be made opens its confirmation; n closes it, y plays it.
+        let three = position_key(&session, Player::One, "3H");
+        press(&mut table, &mut session, three);
+        let knock = Action::knock("3H".parse().unwrap());
+        assert_eq!(press(&mut table, &mut session, 'k'), Effect::Nothing);
+        assert_eq!(table.overlay, Some(Overlay::Knock(knock)));
+        assert_eq!(press(&mut table, &mut session, 'n'), Effect::Nothing);
+        assert_eq!(table.overlay, None);
+        press(&mut table, &mut session, 'k');
+        assert_eq!(press(&mut table, &mut session, 'y'), Effect::Play(knock));
+        table.play(&mut session, knock);
+        // The defender's answer is the referee's (V10: it lays off 4S and undercuts); then the end
+        // of the hand opens.
+        let (produced, before) = session.automatic_move(Player::Two).unwrap().expect("the referee lays off");
+        table.after_move(&mut session, produced, before);
+        let Some(Overlay::HandEnd(end)) = &table.overlay else { panic!("{table:?}") };
+        assert_eq!((end.knocker, end.score.outcome), (Some(Player::One), HandOutcome::Undercut));
+        assert!(end.shown[Player::Two].laid_off().contains("4S".parse().unwrap()));
+        // Enter goes on, and the hot seat passes the table before the next deal shows.
+        assert_eq!(table.key(&mut session, KeyEvent::from(KeyCode::Enter)), Effect::Nothing);
+        assert_eq!((table.overlay.as_ref(), session.last_viewer), (None, None));
+        std::fs::remove_file(&session.save).unwrap();
+    }
+
+    #[test]
+    fn selection_wraps_and_positions_pick_cards() {
+        let mut session = v10_session("select");
+        let mut table = Table::new(SKIN, &[]);
+        table.key(&mut session, KeyEvent::from(KeyCode::Left));
+        assert_eq!(table.selected, 9, "left from the first card is the last of ten");
+        press(&mut table, &mut session, 'l');
+        assert_eq!(table.selected, 0);
+        press(&mut table, &mut session, '0');
+        assert_eq!(table.selected, 9);
+        press(&mut table, &mut session, '-');
+        assert!(table.message.as_ref().is_some_and(|(text, _)| text.contains("no card at position 11")), "{table:?}");
+        assert_eq!(table.key(&mut session, KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Effect::Quit);
+        assert_eq!(press(&mut table, &mut session, 'q'), Effect::Quit);
+    }
+}

@@ -734,3 +734,20 @@ fn at_the_table_a_resize_redraws_and_quit_and_resume_lose_nothing() {
     assert_eq!(text(&save), saved, "resuming and quitting changes nothing");
     std::fs::remove_file(save).unwrap();
 }
+
+#[test]
+fn at_the_table_the_mouse_draws_selects_and_discards() {
+    let save = save_path("table-mouse");
+    // At 80x24 (seed 3): the stock's back is at column 5, row 8, and after the draw the second
+    // card, Q♥, at column 7, row 19 (SGR mouse reports count from 1). A press and a release each.
+    let click = |column: u32, row: u32| format!("\u{1b}[<0;{column};{row}M\u{1b}[<0;{column};{row}m");
+    let (stock, second_card) = (click(5, 8), click(7, 19));
+    let keys = ["p", stock.as_str(), second_card.as_str(), second_card.as_str(), "q"];
+    let run = at_the_table("80x24", &["--ai", "simple", "--seed", "3", "--save", save.to_str().unwrap()], &keys);
+    assert_eq!(run.status, 0, "{run:?}");
+    assert!(run.screens[2].contains("You draw Q♠ from the stock."), "{}", run.screens[2]);
+    // The first click selects Q♥ (the drawn Q♠ was selected), the second discards it.
+    assert!(run.screens[3].contains("┃Q♥┃"), "{}", run.screens[3]);
+    assert!(run.screens[4].contains("You draw Q♠ from the stock and discard Q♥."), "{}", run.screens[4]);
+    std::fs::remove_file(save).unwrap();
+}

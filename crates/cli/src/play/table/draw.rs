@@ -168,7 +168,7 @@ fn to_ascii(buffer: &mut Buffer) {
             "←" => "<",
             "→" => ">",
             "…" => ".",
-            "−" | "─" | "━" | "═" => "-",
+            "−" | "–" | "—" | "─" | "━" | "═" => "-",
             "│" | "┃" | "║" => "|",
             _ => "?",
         };
@@ -822,6 +822,8 @@ mod tests {
         let ascii = Skin { symbols: false, color: false, ascii: true };
         let screen = with_scene(&game, None, ascii, |scene| render(scene, (80, 24)).0);
         assert!(screen.is_ascii(), "{screen}");
+        // Nothing fell back to `?` for want of an ASCII form (the one `?` is the help key's).
+        assert_eq!(screen.matches('?').count(), 1, "{screen}");
         insta::assert_snapshot!(screen);
     }
 
