@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::Args;
 use gin_engine::{Event, LogHeader, read_log, replay};
-use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player};
+use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Showdown, Showing};
 
 use crate::render::Style;
 use crate::{Failure, Outcome};
@@ -54,18 +54,23 @@ impl Names {
 
     /// `player` and the verb agreeing with it: "you draw", "the AI draws".
     fn says(&self, player: Player, verb: &str) -> String {
-        if self.human == Some(player) {
-            let (first, rest) = verb.split_once(' ').map_or((verb, ""), |(first, rest)| (first, rest));
-            let plain = match first {
-                "goes" => "go",
-                "passes" => "pass",
-                other => other.strip_suffix('s').unwrap_or(other),
-            };
-            let space = if rest.is_empty() { "" } else { " " };
-            format!("{} {plain}{space}{rest}", self.of(player))
-        } else {
-            format!("{} {verb}", self.of(player))
+        format!("{} {}", self.of(player), self.verb(player, verb))
+    }
+
+    /// `verb`, given as said of a third person ("draws", "lays off"), agreeing with `player`:
+    /// "draw" and "lay off" for the person spoken to as "you".
+    fn verb(&self, player: Player, verb: &str) -> String {
+        if self.human != Some(player) {
+            return verb.to_owned();
         }
+        let (first, rest) = verb.split_once(' ').map_or((verb, ""), |(first, rest)| (first, rest));
+        let plain = match first {
+            "goes" => "go",
+            "passes" => "pass",
+            other => other.strip_suffix('s').unwrap_or(other),
+        };
+        let space = if rest.is_empty() { "" } else { " " };
+        format!("{plain}{space}{rest}")
     }
 }
 
@@ -201,8 +206,8 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
             Event::HandStarted { number, dealer, upcard, knock_limit, hands } => {
                 let _ = writeln!(
                     out,
-                    "\nHand {number}: {} deals; upcard {}; knock limit {knock_limit}",
-                    names.of(*dealer),
+                    "\nHand {number}: {}; upcard {}; knock limit {knock_limit}",
+                    names.says(*dealer, "deals"),
                     style.card(*upcard)
                 );
                 for player in Player::ALL {
@@ -233,27 +238,17 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
                 };
                 let discard = discard.map(|d| format!(", discarding {}", style.card(d))).unwrap_or_default();
                 format!(
-                    "{}{discard}: {} unmelded {} (deadwood {})",
+                    "{}{discard}: {}, {} (deadwood {})",
                     names.says(*player, what),
                     style.melds(shown.melds()),
-                    style.cards(shown.unmelded()),
+                    unmelded(shown, style),
                     shown.deadwood()
                 )
             }
             Event::HandEnded { score, points, showdown } => {
                 // The defender's answer to the knock, from the showdown.
                 if let Some(showdown) = showdown {
-                    let defender = showdown.defender();
-                    let shown = &showdown.shown[defender];
-                    let _ = writeln!(
-                        out,
-                        "  {} {}, lays off {}, unmelded {} (deadwood {})",
-                        names.says(defender, "shows"),
-                        style.melds(shown.melds()),
-                        style.cards(shown.laid_off()),
-                        style.cards(shown.unmelded()),
-                        shown.deadwood()
-                    );
+                    let _ = writeln!(out, "  {}", defense(names, showdown, header.rules.layoffs, style));
                 }
                 let result = match score.winner {
                     Some(winner) => {
@@ -300,9 +295,41 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
     out
 }
 
+/// The defender's answer to a knock: "the AI (mc) shows [5H 6H 7H], lays off 8H, unmelded 2S
+/// (deadwood 2)". Layoffs are told only where there could be some (a knock, with layoffs in the
+/// rules): "lays nothing off" when there were none.
+fn defense(names: &Names, showdown: &Showdown, layoffs_allowed: bool, style: Style) -> String {
+    let defender = showdown.defender();
+    let shown = &showdown.shown[defender];
+    let melds = if shown.melds().is_empty() { "no melds".to_owned() } else { style.melds(shown.melds()).to_string() };
+    let laid_off = if !shown.laid_off().is_empty() {
+        format!(", {} {}", names.verb(defender, "lays off"), style.cards(shown.laid_off()))
+    } else if showdown.kind == KnockKind::Knock && layoffs_allowed {
+        format!(", {}", names.verb(defender, "lays nothing off"))
+    } else {
+        String::new()
+    };
+    format!(
+        "{} {melds}{laid_off}, {} (deadwood {})",
+        names.says(defender, "shows"),
+        unmelded(shown, style),
+        shown.deadwood()
+    )
+}
+
+/// The cards a showing leaves unmelded: "unmelded 3H 9C", or "nothing unmelded".
+fn unmelded(shown: &Showing, style: Style) -> String {
+    if shown.unmelded().is_empty() {
+        "nothing unmelded".to_owned()
+    } else {
+        format!("unmelded {}", style.cards(shown.unmelded()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gin_cards::CardSet;
     use gin_engine::{RandomAgent, RunOptions, play_game, write_log};
     use gin_rules::Ruleset;
 
@@ -385,6 +412,51 @@ mod tests {
             assert!(line.starts_with(&format!("  {} shows ", names.of(showdown.defender()))), "{line}");
             assert!(line.ends_with(&format!("(deadwood {})", shown.deadwood())), "{line}");
         }
+    }
+
+    #[test]
+    fn the_verbs_agree_with_you_and_empty_showings_read_as_words() {
+        let rules = Ruleset::standard();
+        let (mut a, mut b) = (gin_ai::SimpleAgent::default(), gin_ai::SimpleAgent::default());
+        let record = play_game(&rules, 8, ByPlayer([&mut a, &mut b]), RunOptions { keep_events: true, max_hands: 20 });
+        let header = LogHeader::new(8, &rules, None);
+        let names = Names::new("you", "the AI (simple)", Some(Player::One));
+        let full = full(&names, &header, &record.events, Style::Ascii);
+        for slip in ["you deals", "you shows", "you lays", "you knocks", "you goes", "lays off none", "lay off none"] {
+            assert!(!full.contains(slip), "`{slip}` in:\n{full}");
+        }
+        for said in ["you deal;", "the AI (simple) deals;", "you show ", "the AI (simple) shows "] {
+            assert!(full.contains(said), "no `{said}` in:\n{full}");
+        }
+        assert!(!full.contains("unmelded none"), "{full}");
+    }
+
+    #[test]
+    fn a_defense_says_when_nothing_was_laid_off_and_only_where_something_could_be() {
+        let names = Names::new("you", "the AI (mc)", Some(Player::One));
+        let set = |text: &str| text.parse::<gin_cards::CardSet>().unwrap();
+        let meld = |text: &str| gin_rules::Meld::new(set(text), false).unwrap();
+        let melds = [meld("AS 2S 3S"), meld("7H 7D 7C"), meld("JC QC KC")];
+        let knocker = Showing::new(set("AS 2S 3S 7H 7D 7C JC QC KC 3H"), &melds, CardSet::EMPTY).unwrap();
+        let defender = Showing::new(set("5H 6H 7S 9D TD 2C 4C 6C 8C TC"), &[], CardSet::EMPTY).unwrap();
+        let mut showdown =
+            Showdown { knocker: Player::Two, kind: KnockKind::Knock, shown: ByPlayer::new(defender, knocker) };
+        assert_eq!(
+            defense(&names, &showdown, true, Style::Ascii),
+            "you show no melds, lay nothing off, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C TC (deadwood 67)"
+        );
+        assert_eq!(
+            defense(&names, &showdown, false, Style::Ascii),
+            "you show no melds, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C TC (deadwood 67)"
+        );
+        showdown.kind = KnockKind::Gin;
+        assert!(!defense(&names, &showdown, true, Style::Ascii).contains("lay"));
+        let laying_off = Showing::new(set("4S 5H 6H 7S 9D TD 2C 4C 6C 8C"), &[], set("4S")).unwrap();
+        showdown = Showdown { knocker: Player::One, kind: KnockKind::Knock, shown: ByPlayer::new(knocker, laying_off) };
+        assert_eq!(
+            defense(&names, &showdown, true, Style::Ascii),
+            "the AI (mc) shows no melds, lays off 4S, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C (deadwood 57)"
+        );
     }
 
     #[test]
