@@ -16,6 +16,7 @@ mod completions;
 mod external;
 #[cfg(test)]
 mod fuzzing;
+mod invocation;
 mod man;
 mod play;
 mod protocol;

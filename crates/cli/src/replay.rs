@@ -10,6 +10,7 @@ use clap::Args;
 use gin_engine::{Event, LogHeader, read_log, replay};
 use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Showdown, Showing};
 
+use crate::invocation::{gin_command, shell_word};
 use crate::render::Style;
 use crate::{Failure, Outcome};
 
@@ -94,7 +95,8 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
     if let Some(why) = &names.forfeit {
         writeln!(out, "The game ended there: the AI forfeited it ({why}).").context("cannot write the replay")?;
     } else if game.result().is_none() {
-        writeln!(out, "(the game is not over: `gin play --resume {}` continues it)", args.file.display())
+        let file = shell_word(&args.file.display().to_string());
+        writeln!(out, "(the game is not over: `{} play --resume {file}` continues it)", gin_command())
             .context("cannot write the replay")?;
     }
     Ok(Outcome::Success)
