@@ -667,6 +667,8 @@ fn at_the_table(size: &str, args: &[&str], keys: &[&str]) -> Screens {
         .args(args)
         .env("TERM", "xterm-256color")
         .env_remove("NO_COLOR")
+        // New games (another game after the score sheet) are saved here.
+        .env("XDG_STATE_HOME", table_state())
         .output()
         .expect("python3 runs: the table's tests drive gin through its pty module");
     let json: serde_json::Value = serde_json::from_slice(&output.stdout)
@@ -678,13 +680,20 @@ fn at_the_table(size: &str, args: &[&str], keys: &[&str]) -> Screens {
     }
 }
 
+/// The state folder of the table's tests.
+fn table_state() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-table-state-{}", std::process::id()))
+}
+
 #[test]
 fn at_the_table_a_whole_game_is_played_with_keys() {
     let save = save_path("table-game");
     // Pass the upcard, draw from the stock, discard what was drawn (Enter: the card drawn is the
-    // one selected), again and again; Enter also goes on from the end of the hand and leaves the
-    // score sheet. Keys that do not fit the moment are refused with a note and change nothing.
-    let keys: Vec<&str> = std::iter::repeat_n(["p", "s", "\r"], 12).flatten().collect();
+    // one selected), again and again; Enter also goes on from the end of the hand, and n at the
+    // score sheet starts another game, quit at the end. Keys that do not fit the moment are
+    // refused with a note, or do nothing, and change nothing.
+    let mut keys: Vec<&str> = std::iter::repeat_n(["p", "s", "\r", "n"], 10).flatten().collect();
+    keys.push("q");
     let run = at_the_table(
         "80x24",
         &["--ai", "simple", "--seed", "5", "--target", "1", "--save", save.to_str().unwrap()],
@@ -701,10 +710,17 @@ fn at_the_table_a_whole_game_is_played_with_keys() {
     assert!(end.contains("KNOCK: The AI scores 46 points (deadwood 49 − 3)."), "{end}");
     let sheet = run.screens.iter().find(|s| s.contains("Score sheet")).unwrap_or_else(|| panic!("{run:?}"));
     assert!(sheet.contains("n: another game"), "{sheet}");
-    // Left: the score sheet stays in the terminal, and the table does not.
-    assert!(run.main.contains("Game over: The AI wins.") && run.main.contains("The whole game is in"), "{}", run.main);
-    assert!(!run.main.contains("Your hand"), "{}", run.main);
     assert!(text(&save).contains(r#""event":"game_ended""#));
+    // Another game: a new deal from the clock, in a new file of the state folder, which the
+    // last q leaves saved.
+    let sheet_at = run.screens.iter().position(|s| s.contains("Score sheet")).unwrap();
+    let next = run.screens[sheet_at..].iter().find(|s| s.contains("Your hand")).unwrap_or_else(|| panic!("{run:?}"));
+    assert!(next.contains("Seed ") && next.contains("(drawn from the"), "{next}");
+    assert!(run.main.contains("Stopped. The game is saved in"), "{}", run.main);
+    let games = table_state().join("gin/games");
+    // (The path may wrap at the terminal's edge.)
+    assert!(run.main.replace('\n', "").contains(games.to_str().unwrap()), "{}", run.main);
+    assert!(!run.main.contains("Your hand"), "the table does not stay in the terminal: {}", run.main);
     std::fs::remove_file(save).unwrap();
 }
 

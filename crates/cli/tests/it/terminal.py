@@ -76,14 +76,25 @@ class Screen:
             if c == "\r":
                 self.x = 0
             elif c == "\n":
-                self.y = min(self.y + 1, self.rows - 1)
+                self.line_feed()
             elif c == "\b":
                 self.x = max(self.x - 1, 0)
             elif c >= " ":
-                if 0 <= self.y < self.rows and 0 <= self.x < self.cols:
+                if self.x >= self.cols:  # a wrap, deferred until the next character as in xterm
+                    self.x = 0
+                    self.line_feed()
+                if 0 <= self.y < self.rows:
                     self.grid()[self.y][self.x] = c
                 self.x += 1
             i += 1
+
+    def line_feed(self):
+        if self.y + 1 < self.rows:
+            self.y += 1
+        else:
+            grid = self.grid()
+            del grid[0]
+            grid.append([" "] * self.cols)
 
     def control(self, params, command):
         private = params.startswith("?")

@@ -185,7 +185,7 @@ fn table(frame: &mut Frame<'_>, scene: &Scene<'_>, wide: bool) -> Regions {
     // The message wraps onto a second line where it needs one.
     let message_rows =
         scene.message.map_or(1, |(text, _)| text.chars().count().div_ceil(usize::from(area.width).max(1)));
-    let status_rows = 1 + u16::try_from(message_rows.clamp(1, 2)).unwrap_or(1);
+    let status_rows = 1 + u16::try_from(message_rows.clamp(1, 3)).unwrap_or(1);
     let [header, opponent, middle, hand, status] = Split::vertical([
         Constraint::Length(1),
         Constraint::Length(if wide { 3 } else { 1 }),
