@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 mod completions;
+mod examples;
 mod external;
 mod play;
 mod replay;
