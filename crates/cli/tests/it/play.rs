@@ -621,6 +621,8 @@ fn at_a_terminal_lines_have_history_and_a_hot_seat_leaves_no_scrollback() {
         &["hint\r", "\u{1b}[A", "\r", "quit\r"],
     );
     assert_eq!(typed.matches("Hint: ").count(), 2, "{typed}");
+    // NO_COLOR takes the colour away, not the suit symbols: two choices.
+    assert!(typed.contains('♠') && !typed.contains("\u{1b}[31m"), "{typed}");
     assert!(!typed.contains("is not a command"), "{typed}");
     assert!(typed.contains("The game is saved in"), "{typed}");
     // Between the turns of a hot seat, the screen and the scrollback are cleared.
