@@ -472,7 +472,7 @@ impl Session {
             return Ok(());
         }
         writeln!(out, "{how} The game is saved in {}", self.save.display())?;
-        writeln!(out, "Continue with: gin play --resume {}", shell_word(&self.save))?;
+        writeln!(out, "Continue with: {} play --resume {}", crate::invocation::gin_command(), shell_word(&self.save))?;
         Ok(())
     }
 
@@ -620,8 +620,9 @@ impl Session {
                     return Err(Reply::Say(format!("The last move could NOT be saved: {why}.")));
                 }
                 return Err(Reply::Say(format!(
-                    "The game is saved after every move, in {}.\nContinue it any time with: gin play --resume {}",
+                    "The game is saved after every move, in {}.\nContinue it any time with: {} play --resume {}",
                     self.save.display(),
+                    crate::invocation::gin_command(),
                     shell_word(&self.save)
                 )));
             }
