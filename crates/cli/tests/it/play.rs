@@ -236,8 +236,10 @@ fn in_two_sittings(first: usize, stop: Option<&str>) -> String {
     assert_eq!(ended.code, Some(0), "{ended:?}");
     // The test runs a build in the target folder, not a `gin` on the PATH: the suggestion says
     // how to run this one.
+    let continue_with = ended.transcript.lines().find(|line| line.starts_with("Continue with: ")).unwrap_or_default();
     assert!(
-        ended.transcript.contains(&format!("Continue with: cargo run -- play --resume {path}")),
+        continue_with.starts_with("Continue with: cargo run ")
+            && continue_with.ends_with(&format!(" -- play --resume {path}")),
         "{}",
         ended.transcript
     );
