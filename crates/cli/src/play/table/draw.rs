@@ -315,8 +315,22 @@ fn hand_cards(frame: &mut Frame<'_>, scene: &Scene<'_>, area: Rect, wide: bool) 
     let view = &scene.view;
     let solver = view.rules.solver();
     let deadwood = solver.min_deadwood(view.hand);
-    let title =
-        format!(" {} · deadwood {deadwood} · knock limit {} ", scene.seats.hand_of(view.seat), view.knock_limit);
+    // With eleven cards, what the best discard leaves too.
+    let after = if view.hand.len() == 11 {
+        let discardable = view.rules.discardable(view.hand, view.taken_card);
+        discardable.iter().map(|card| solver.min_deadwood(view.hand.without(card))).min()
+    } else {
+        None
+    };
+    let hand = scene.seats.hand_of(view.seat);
+    let title = match (after, wide) {
+        (Some(after), true) => {
+            format!(" {hand} · deadwood {deadwood}, {after} after the best discard · knock limit {} ", view.knock_limit)
+        }
+        (Some(after), false) => format!("{hand} · deadwood {deadwood} → {after} · limit {}", view.knock_limit),
+        (None, true) => format!(" {hand} · deadwood {deadwood} · knock limit {} ", view.knock_limit),
+        (None, false) => format!("{hand} · deadwood {deadwood} · limit {}", view.knock_limit),
+    };
     let (inner, title_at) = if wide {
         let block = Block::bordered().border_set(skin.border()).title(title.clone());
         let inner = block.inner(area);
