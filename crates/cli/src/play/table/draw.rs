@@ -127,6 +127,9 @@ impl Regions {
 /// The width and height below which the table folds: cards in two characters, panels stacked.
 const WIDE: (u16, u16) = (64, 20);
 
+/// The smallest terminal the table is drawn in.
+const SMALLEST: (u16, u16) = (36, 12);
+
 /// Draws `scene`; returns where the cards, the stock and the pile are.
 pub(in crate::play) fn draw(frame: &mut Frame<'_>, scene: &Scene<'_>) -> Regions {
     let area = frame.area();
@@ -136,6 +139,10 @@ pub(in crate::play) fn draw(frame: &mut Frame<'_>, scene: &Scene<'_>) -> Regions
         Some(Overlay::PassTo(player)) => pass_screen(frame, scene, *player),
         Some(Overlay::HandEnd(end)) => hand_end(frame, scene, end),
         Some(Overlay::GameEnd(result)) => game_end(frame, scene, result),
+        _ if area.width < SMALLEST.0 || area.height < SMALLEST.1 => {
+            let text = format!("Make the terminal at least {}×{} to see the table (q quits).", SMALLEST.0, SMALLEST.1);
+            frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        }
         overlay => {
             let wide = area.width >= WIDE.0 && area.height >= WIDE.1;
             regions = table(frame, scene, wide);
@@ -225,17 +232,12 @@ fn table(frame: &mut Frame<'_>, scene: &Scene<'_>, wide: bool) -> Regions {
             let stock = Rect::new(inner.x + 1, inner.y, 7, 6).intersection(inner);
             let pile = Rect::new(inner.x + 10, inner.y, 7, 6).intersection(inner);
             draw_back(frame.buffer_mut(), skin, Rect::new(stock.x + 1, stock.y, 5, 5));
-            frame.buffer_mut().set_string(stock.x, stock.y + 5, format!("stock {:>2}", view.stock_size), Style::new());
+            put(frame.buffer_mut(), stock.x, stock.y + 5, format!("stock {:>2}", view.stock_size), Style::new());
             match view.pile_top() {
                 Some(top) => draw_big_card(frame.buffer_mut(), skin, top, Rect::new(pile.x + 1, pile.y, 5, 5)),
-                None => frame.buffer_mut().set_string(pile.x + 1, pile.y + 2, "empty", Style::new()),
+                None => put(frame.buffer_mut(), pile.x + 1, pile.y + 2, "empty", Style::new()),
             }
-            frame.buffer_mut().set_string(
-                pile.x,
-                pile.y + 5,
-                format!("pile {:>2}", view.discard_pile.len()),
-                Style::new(),
-            );
+            put(frame.buffer_mut(), pile.x, pile.y + 5, format!("pile {:>2}", view.discard_pile.len()), Style::new());
             regions.stock = Some(stock);
             regions.pile = Some(pile);
         } else {
@@ -340,7 +342,7 @@ fn hand_cards(frame: &mut Frame<'_>, scene: &Scene<'_>, area: Rect, wide: bool) 
         (Rect::new(area.x, area.y + 1, area.width, area.height.saturating_sub(1)), Some(area))
     };
     if let Some(at) = title_at {
-        frame.buffer_mut().set_string(at.x, at.y, title.trim(), Style::new().add_modifier(Modifier::BOLD));
+        put(frame.buffer_mut(), at.x, at.y, title.trim(), Style::new().add_modifier(Modifier::BOLD));
     }
     let groups: Vec<(&[Card], bool)> = scene
         .layout
@@ -368,13 +370,13 @@ fn hand_cards(frame: &mut Frame<'_>, scene: &Scene<'_>, area: Rect, wide: bool) 
                 } else {
                     skin.card_style(card)
                 };
-                buffer.set_string(rect.x, rect.y, skin.card_text(card), style);
+                put(buffer, rect.x, rect.y, skin.card_text(card), style);
             }
             let number_row = rect.y + rect.height;
             if number_row < inner.y + inner.height {
                 let mark = if selected { "^" } else { "" };
                 let label = format!("{}{mark}", position + 1);
-                buffer.set_string(rect.x + u16::from(wide), number_row, label, Style::new());
+                put(buffer, rect.x + u16::from(wide), number_row, label, Style::new());
             }
             rects.push(rect);
             position += 1;
@@ -391,7 +393,7 @@ fn hand_cards(frame: &mut Frame<'_>, scene: &Scene<'_>, area: Rect, wide: bool) 
             let width = usize::from(x - start);
             let text: String = label.chars().take(width).collect();
             let style = if melded { skin.strong(Color::Green) } else { Style::new().add_modifier(Modifier::DIM) };
-            buffer.set_string(start, inner.y, text, style);
+            put(buffer, start, inner.y, text, style);
         }
         x += gap;
     }
@@ -452,7 +454,7 @@ pub(in crate::play) fn status_text(scene: &Scene<'_>, wide: bool) -> String {
 /// A card drawn 4 wide and 3 high; the selected one with a heavy frame, in colour.
 fn draw_small_card(buffer: &mut Buffer, skin: Skin, card: Card, rect: Rect, selected: bool) {
     if rect.width < 4 || rect.height < 3 {
-        buffer.set_string(rect.x, rect.y, skin.card_text(card), skin.card_style(card));
+        put(buffer, rect.x, rect.y, skin.card_text(card), skin.card_style(card));
         return;
     }
     let lines: [&str; 3] = match (skin.ascii, selected) {
@@ -462,12 +464,12 @@ fn draw_small_card(buffer: &mut Buffer, skin: Skin, card: Card, rect: Rect, sele
         (false, true) => ["┏━━┓", "┃", "┗━━┛"],
     };
     let frame_style = if selected { skin.strong(Color::Yellow) } else { Style::new() };
-    buffer.set_string(rect.x, rect.y, lines[0], frame_style);
-    buffer.set_string(rect.x, rect.y + 1, lines[1], frame_style);
+    put(buffer, rect.x, rect.y, lines[0], frame_style);
+    put(buffer, rect.x, rect.y + 1, lines[1], frame_style);
     let face = if selected { skin.card_style(card).add_modifier(Modifier::BOLD) } else { skin.card_style(card) };
-    buffer.set_string(rect.x + 1, rect.y + 1, skin.card_text(card), face);
-    buffer.set_string(rect.x + 3, rect.y + 1, lines[1], frame_style);
-    buffer.set_string(rect.x, rect.y + 2, lines[2], frame_style);
+    put(buffer, rect.x + 1, rect.y + 1, skin.card_text(card), face);
+    put(buffer, rect.x + 3, rect.y + 1, lines[1], frame_style);
+    put(buffer, rect.x, rect.y + 2, lines[2], frame_style);
 }
 
 /// The pile's top card, drawn large (5 by 5).
@@ -479,15 +481,15 @@ fn draw_big_card(buffer: &mut Buffer, skin: Skin, card: Card, rect: Rect) {
     let (top, side, bottom) =
         if skin.ascii { ("+---+", "|", "+---+") } else { ("┌───┐", "│", "└───┘") };
     let style = skin.card_style(card).add_modifier(Modifier::BOLD);
-    buffer.set_string(rect.x, rect.y, top, Style::new());
+    put(buffer, rect.x, rect.y, top, Style::new());
     for row in 1..4 {
-        buffer.set_string(rect.x, rect.y + row, side, Style::new());
-        buffer.set_string(rect.x + 4, rect.y + row, side, Style::new());
+        put(buffer, rect.x, rect.y + row, side, Style::new());
+        put(buffer, rect.x + 4, rect.y + row, side, Style::new());
     }
-    buffer.set_string(rect.x + 1, rect.y + 1, rank.to_string(), style);
-    buffer.set_string(rect.x + 2, rect.y + 2, &suit, style);
-    buffer.set_string(rect.x + 3, rect.y + 3, rank.to_string(), style);
-    buffer.set_string(rect.x, rect.y + 4, bottom, Style::new());
+    put(buffer, rect.x + 1, rect.y + 1, rank.to_string(), style);
+    put(buffer, rect.x + 2, rect.y + 2, &suit, style);
+    put(buffer, rect.x + 3, rect.y + 3, rank.to_string(), style);
+    put(buffer, rect.x, rect.y + 4, bottom, Style::new());
 }
 
 /// The stock: a card back, 5 by 5.
@@ -497,11 +499,19 @@ fn draw_back(buffer: &mut Buffer, skin: Skin, rect: Rect) {
     } else {
         ("┌───┐", "│", "└───┘", "▒▒▒")
     };
-    buffer.set_string(rect.x, rect.y, top, Style::new());
+    put(buffer, rect.x, rect.y, top, Style::new());
     for row in 1..4 {
-        buffer.set_string(rect.x, rect.y + row, format!("{side}{fill}{side}"), Style::new());
+        put(buffer, rect.x, rect.y + row, format!("{side}{fill}{side}"), Style::new());
     }
-    buffer.set_string(rect.x, rect.y + 4, bottom, Style::new());
+    put(buffer, rect.x, rect.y + 4, bottom, Style::new());
+}
+
+/// Writes `text` at (`x`, `y`), cut at the buffer's edge; nothing when the place is outside it
+/// (a terminal smaller than the table).
+fn put(buffer: &mut Buffer, x: u16, y: u16, text: impl AsRef<str>, style: Style) {
+    if buffer.area.contains((x, y).into()) {
+        buffer.set_string(x, y, text, style);
+    }
 }
 
 /// Spans with a space between them.
@@ -974,5 +984,27 @@ mod tests {
                 assert!(!screen.contains(&SKIN.card_text(card)), "{card} shows at {size:?}:\n{screen}");
             }
         }
+    }
+
+    #[test]
+    fn any_size_draws_without_a_panic() {
+        let game = game_after(3, 3);
+        let overlays = [
+            None,
+            Some(Overlay::Help),
+            Some(Overlay::Pile),
+            Some(Overlay::Hint(vec!["Hint: a long line that has to wrap ".repeat(5)])),
+            Some(Overlay::PassTo(Player::One)),
+        ];
+        for overlay in &overlays {
+            for width in (0..=90).step_by(7) {
+                for height in (0..=26).step_by(2) {
+                    with_scene(&game, overlay.as_ref(), SKIN, |scene| render(scene, (width, height)));
+                }
+            }
+        }
+        // Too small for the table: it says so, and how large to make it.
+        let tiny = with_scene(&game, None, SKIN, |scene| render(scene, (30, 10)).0);
+        assert!(tiny.contains("Make the terminal at least 36×12"), "{tiny}");
     }
 }
