@@ -551,15 +551,41 @@ fn plural(count: usize, word: &str) -> String {
     if count == 1 { word.to_owned() } else { format!("{word}s") }
 }
 
+/// Positions the tests of the play screens share.
 #[cfg(test)]
-mod tests {
+pub(super) mod fixtures {
     use super::*;
-    use gin_engine::Game;
+    use gin_engine::HandSetup;
     use gin_rules::Showdown;
 
-    /// Plays the first legal action `count` times from `seed`.
-    fn game_after(seed: u64, count: usize) -> Game {
-        let (mut game, _) = Game::new(&Ruleset::standard(), seed);
+    /// docs/rules.md, V10 as it ends: player two knocks with AS 2S 3S 7H 7D 7C JC QC KC, 3H
+    /// unmelded (K = 3); player one lays off 4S and undercuts. Game points after it: 90 to 40.
+    pub(in crate::play) fn v10_undercut(rules: &Ruleset) -> Event {
+        let meld = |text: &str| Meld::new(text.parse().unwrap(), false).unwrap();
+        let knocker = Showing::new(
+            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
+            &[meld("AS 2S 3S"), meld("7H 7D 7C"), meld("JC QC KC")],
+            CardSet::EMPTY,
+        )
+        .unwrap();
+        let defender = Showing::new(
+            "9D 9H 9S TD TH TS 4D 5D 6D 4S".parse().unwrap(),
+            &[meld("9D 9H 9S"), meld("TD TH TS"), meld("4D 5D 6D")],
+            "4S".parse().unwrap(),
+        )
+        .unwrap();
+        let showdown =
+            Showdown { knocker: Player::Two, kind: KnockKind::Knock, shown: ByPlayer::new(defender, knocker) };
+        Event::HandEnded {
+            score: showdown.score(rules, "7H".parse().unwrap()),
+            points: ByPlayer::new(90, 40),
+            showdown: Some(showdown),
+        }
+    }
+
+    /// A standard game from `seed` after the first legal action was played `count` times.
+    pub(in crate::play) fn game_after(seed: u64, count: usize) -> gin_engine::Game {
+        let (mut game, _) = gin_engine::Game::new(&Ruleset::standard(), seed);
         for _ in 0..count {
             let player = game.to_act().unwrap();
             let action = game.legal_actions()[0];
@@ -567,6 +593,26 @@ mod tests {
         }
         game
     }
+
+    /// docs/rules.md, V10 as it is dealt: player two deals; player one holds AS 2S 3S 7H 7D 7C JC
+    /// QC KC 3H and is offered 9H; player two holds 9D 9S 9C TD TH TS 4D 5D 6D 4S.
+    pub(in crate::play) fn v10_setup() -> HandSetup {
+        let hands = ByPlayer::new(
+            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
+            "9D 9S 9C TD TH TS 4D 5D 6D 4S".parse().unwrap(),
+        );
+        let upcard: Card = "9H".parse().unwrap();
+        let dealt = hands[Player::One] | hands[Player::Two] | CardSet::from_card(upcard);
+        HandSetup { dealer: Player::Two, hands, upcard, stock: (CardSet::FULL - dealt).iter().collect() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::game_after;
+    use super::*;
+    use gin_engine::Game;
+    use gin_rules::Showdown;
 
     #[test]
     fn colour_paints_red_suits_only() {
@@ -689,28 +735,8 @@ mod tests {
 
     #[test]
     fn a_knock_and_the_end_of_a_game() {
-        // docs/rules.md, V10: K = 3; the defender lays off 4S and undercuts.
-        let meld = |text: &str| Meld::new(text.parse().unwrap(), false).unwrap();
-        let knocker = Showing::new(
-            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
-            &[meld("AS 2S 3S"), meld("7H 7D 7C"), meld("JC QC KC")],
-            CardSet::EMPTY,
-        )
-        .unwrap();
-        let defender = Showing::new(
-            "9D 9H 9S TD TH TS 4D 5D 6D 4S".parse().unwrap(),
-            &[meld("9D 9H 9S"), meld("TD TH TS"), meld("4D 5D 6D")],
-            "4S".parse().unwrap(),
-        )
-        .unwrap();
         let rules = Ruleset::standard();
-        let showdown =
-            Showdown { knocker: Player::Two, kind: KnockKind::Knock, shown: ByPlayer::new(defender, knocker) };
-        let ended = Event::HandEnded {
-            score: showdown.score(&rules, "7H".parse().unwrap()),
-            points: ByPlayer::new(90, 40),
-            showdown: Some(showdown),
-        };
+        let ended = fixtures::v10_undercut(&rules);
         let end = HandEnd::of(&ended, 4, ByPlayer::default(), rules.solver()).unwrap();
         assert_eq!((end.score.outcome, end.score.points), (HandOutcome::Undercut, 28));
         let seats = Seats::versus_ai(Player::One);

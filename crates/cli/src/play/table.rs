@@ -398,9 +398,8 @@ impl Table {
 mod tests {
     use super::*;
     use clap::Parser;
-    use gin_cards::{Card, CardSet};
-    use gin_engine::{Game, HandSetup};
-    use gin_rules::{ByPlayer, HandOutcome, Ruleset};
+    use gin_engine::Game;
+    use gin_rules::{HandOutcome, Ruleset};
 
     use crate::play::PlayArgs;
 
@@ -418,13 +417,7 @@ mod tests {
         let save = std::env::temp_dir().join(format!("gin-table-{}-{name}.gin", std::process::id()));
         let cli = Cli::try_parse_from(["gin", "--hotseat", "--seed", "1", "--save", save.to_str().unwrap()]).unwrap();
         let mut session = Session::new(&cli.play, screen::Look { symbols: false, color: false }, true).unwrap();
-        let hands = ByPlayer::new(
-            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
-            "9D 9S 9C TD TH TS 4D 5D 6D 4S".parse().unwrap(),
-        );
-        let upcard: Card = "9H".parse().unwrap();
-        let dealt = hands[Player::One] | hands[Player::Two] | CardSet::from_card(upcard);
-        let setup = HandSetup { dealer: Player::Two, hands, upcard, stock: (CardSet::FULL - dealt).iter().collect() };
+        let setup = screen::fixtures::v10_setup();
         let (game, opening) = Game::from_setup(&Ruleset::standard(), 1, &setup).unwrap();
         session.game = game;
         session.events = opening;

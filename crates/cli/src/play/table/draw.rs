@@ -3,7 +3,7 @@
 
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Phase, PlayerView};
-use gin_rules::{GameResult, HandOutcome, Player};
+use gin_rules::{GameResult, HandOutcome, Meld, Player};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout as Split, Rect};
@@ -283,30 +283,25 @@ fn header_line(scene: &Scene<'_>, wide: bool) -> Line<'static> {
     let view = &scene.view;
     let (me, them) = (view.seat, view.seat.opponent());
     let score = view.score;
-    if !wide {
-        let text = format!(
-            "Hand {} · {} {} · {} {} · to {}",
-            view.hand_number,
-            scene.seats.name(me),
-            score.points[me],
-            scene.seats.name(them),
-            score.points[them],
-            view.rules.target
-        );
-        return Line::from(Span::styled(text, scene.skin.strong(Color::Cyan)));
-    }
-    let text = format!(
-        " Hand {} · {} {} · {} {} · game to {} · boxes {}–{} · {} dealt",
+    let scores = format!(
+        "Hand {} · {} {} · {} {}",
         view.hand_number,
         scene.seats.name(me),
         score.points[me],
         scene.seats.name(them),
-        score.points[them],
-        view.rules.target,
-        score.hands_won[me],
-        score.hands_won[them],
-        scene.seats.name(view.dealer),
+        score.points[them]
     );
+    let text = if wide {
+        format!(
+            " {scores} · game to {} · boxes {}–{} · {} dealt",
+            view.rules.target,
+            score.hands_won[me],
+            score.hands_won[them],
+            scene.seats.name(view.dealer)
+        )
+    } else {
+        format!("{scores} · to {}", view.rules.target)
+    };
     Line::from(Span::styled(text, scene.skin.strong(Color::Cyan)))
 }
 
@@ -531,6 +526,23 @@ fn card_spans(skin: Skin, cards: impl IntoIterator<Item = Card>) -> Vec<Span<'st
     spaced(cards.into_iter().map(|card| skin.card_span(card)))
 }
 
+/// Melds as spans, each in brackets: `[A♠ 2♠ 3♠]  [7♥ 7♦ 7♣]`, or `none`.
+fn meld_spans(skin: Skin, melds: &[Meld]) -> Vec<Span<'static>> {
+    if melds.is_empty() {
+        return vec![Span::raw("none")];
+    }
+    let mut spans = Vec::new();
+    for (i, meld) in melds.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::raw("["));
+        spans.extend(card_spans(skin, meld.cards_in_order()));
+        spans.push(Span::raw("]"));
+    }
+    spans
+}
+
 /// A centred window of at most `width` by `height`, within `area`.
 fn centred(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
@@ -602,14 +614,7 @@ fn knock_popup(frame: &mut Frame<'_>, scene: &Scene<'_>, action: Action, area: R
     };
     lines.push(Line::from(Span::styled(verb, Style::new().add_modifier(Modifier::BOLD))));
     let mut melds = vec![Span::raw("Your melds: ")];
-    for (i, meld) in shown.melds().iter().enumerate() {
-        if i > 0 {
-            melds.push(Span::raw("  "));
-        }
-        melds.push(Span::raw("["));
-        melds.extend(card_spans(skin, meld.cards_in_order()));
-        melds.push(Span::raw("]"));
-    }
+    melds.extend(meld_spans(skin, shown.melds()));
     lines.push(Line::from(melds));
     let mut deadwood = vec![Span::raw(format!("Deadwood {}", shown.deadwood()))];
     if !shown.unmelded().is_empty() {
@@ -671,17 +676,7 @@ fn hand_end(frame: &mut Frame<'_>, scene: &Scene<'_>, end: &HandEnd) {
         }
         lines.push(Line::from(Span::styled(role, Style::new().add_modifier(Modifier::BOLD))));
         let mut melds = vec![Span::raw("  melds    ")];
-        if shown.melds().is_empty() {
-            melds.push(Span::raw("none"));
-        }
-        for (i, meld) in shown.melds().iter().enumerate() {
-            if i > 0 {
-                melds.push(Span::raw("  "));
-            }
-            melds.push(Span::raw("["));
-            melds.extend(card_spans(skin, meld.cards_in_order()));
-            melds.push(Span::raw("]"));
-        }
+        melds.extend(meld_spans(skin, shown.melds()));
         lines.push(Line::from(melds));
         if !shown.laid_off().is_empty() {
             let mut spans = vec![Span::raw("  laid off ")];
@@ -746,8 +741,9 @@ fn pass_screen(frame: &mut Frame<'_>, scene: &Scene<'_>, player: Player) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::screen::fixtures::{self, game_after};
     use gin_engine::Game;
-    use gin_rules::{ByPlayer, GameScore, KnockKind, Meld, Ruleset, Showdown, Showing};
+    use gin_rules::{ByPlayer, GameScore, Ruleset};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
@@ -755,17 +751,6 @@ mod tests {
     const SIZES: [(u16, u16); 3] = [(80, 24), (120, 36), (48, 18)];
 
     const SKIN: Skin = Skin { symbols: true, color: false, ascii: false };
-
-    /// Plays the first legal action `count` times from `seed` (the last action where `last`).
-    fn game_after(seed: u64, count: usize) -> Game {
-        let (mut game, _) = Game::new(&Ruleset::standard(), seed);
-        for _ in 0..count {
-            let player = game.to_act().unwrap();
-            let action = game.legal_actions()[0];
-            game.play(player, action).unwrap();
-        }
-        game
-    }
 
     /// The screen's text, one line per row, trailing blanks cut.
     fn text(buffer: &Buffer) -> String {
@@ -910,18 +895,7 @@ mod tests {
     #[test]
     fn a_knock_shows_what_may_be_laid_off() {
         // docs/rules.md V10: player one takes the upcard 9H and may knock discarding 3H.
-        let hands = ByPlayer::new(
-            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
-            "9D 9S 9C TD TH TS 4D 5D 6D 4S".parse().unwrap(),
-        );
-        let upcard = "9H".parse().unwrap();
-        let dealt = hands[Player::One] | hands[Player::Two] | CardSet::from_card(upcard);
-        let setup = gin_engine::HandSetup {
-            dealer: Player::Two,
-            hands,
-            upcard,
-            stock: (CardSet::FULL - dealt).iter().collect(),
-        };
+        let setup = fixtures::v10_setup();
         let (mut game, _) = Game::from_setup(&Ruleset::standard(), 1, &setup).unwrap();
         game.play(Player::One, Action::TakeUpcard).unwrap();
         let overlay = Overlay::Knock(Action::knock("3H".parse().unwrap()));
@@ -936,28 +910,8 @@ mod tests {
 
     #[test]
     fn the_end_of_a_hand_and_of_the_game() {
-        // docs/rules.md, V10: K = 3; the defender lays off 4S and undercuts.
-        let meld = |text: &str| Meld::new(text.parse().unwrap(), false).unwrap();
-        let knocker = Showing::new(
-            "AS 2S 3S 7H 7D 7C JC QC KC 3H".parse().unwrap(),
-            &[meld("AS 2S 3S"), meld("7H 7D 7C"), meld("JC QC KC")],
-            CardSet::EMPTY,
-        )
-        .unwrap();
-        let defender = Showing::new(
-            "9D 9H 9S TD TH TS 4D 5D 6D 4S".parse().unwrap(),
-            &[meld("9D 9H 9S"), meld("TD TH TS"), meld("4D 5D 6D")],
-            "4S".parse().unwrap(),
-        )
-        .unwrap();
         let rules = Ruleset::standard();
-        let showdown =
-            Showdown { knocker: Player::Two, kind: KnockKind::Knock, shown: ByPlayer::new(defender, knocker) };
-        let ended = gin_engine::Event::HandEnded {
-            score: showdown.score(&rules, "7H".parse().unwrap()),
-            points: ByPlayer::new(90, 40),
-            showdown: Some(showdown),
-        };
+        let ended = fixtures::v10_undercut(&rules);
         let end = HandEnd::of(&ended, 4, ByPlayer::default(), rules.solver()).unwrap();
         let game = game_after(3, 3);
         let screens = with_scene(&game, Some(&Overlay::HandEnd(end)), SKIN, at_every_size);
