@@ -5,7 +5,8 @@
 KEYS is a comma-separated list: each item is the hex of bytes to type, or `resize:COLSxROWS`.
 After the start and after each item, the script waits until the program has been quiet for a
 moment, then takes a picture of the screen. It prints JSON: the screens (one per moment, the
-alternate screen while it is in use), the final main screen, and the program's exit status.
+alternate screen while it is in use), the final main screen, and the program's exit status
+(-9 when it was still running 30 seconds after the last key, and was killed).
 
 The screen is a small terminal emulator: enough of VT100/xterm for what ratatui and crossterm
 write (cursor moves, clears, the alternate screen; colours and modes are ignored).
@@ -165,9 +166,15 @@ def main():
             os.write(fd, bytes.fromhex(key))
         running = settle(0.3, 20)
         screens.append(screen.text())
-    while settle(0.5, 30):
+    # The end: the program should exit by itself after the last key; one that does not within
+    # 30 seconds is killed (and its status says so) rather than hanging the test.
+    end = time.time() + 30
+    while settle(0.5, 1) and time.time() < end:
         pass
-    _, status = os.waitpid(pid, 0)
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done == 0:
+        os.kill(pid, 9)
+        _, status = os.waitpid(pid, 0)
     print(json.dumps({"screens": screens, "main": screen.text(screen.main), "status": os.waitstatus_to_exitcode(status)}))
 
 

@@ -149,7 +149,11 @@ pub(in crate::play) fn draw(frame: &mut Frame<'_>, scene: &Scene<'_>) -> Regions
             match overlay {
                 Some(Overlay::Help) => popup(frame, scene.skin, "Keys", help_text(), area),
                 Some(Overlay::Hint(lines)) => {
-                    let text = lines.iter().map(|line| Line::from(line.clone())).collect::<Vec<_>>();
+                    // The advice and its three weightiest reasons: the window must fit 80x24.
+                    let mut text: Vec<Line<'_>> = lines.iter().take(4).map(|line| Line::from(line.clone())).collect();
+                    if lines.len() > 4 {
+                        text.push(Line::from(format!("  (and {} more)", lines.len() - 4)));
+                    }
                     popup(frame, scene.skin, "Hint (any key closes)", Text::from(text), area);
                 }
                 Some(Overlay::Pile) => pile_popup(frame, scene, area),
@@ -590,7 +594,8 @@ fn pile_popup(frame: &mut Frame<'_>, scene: &Scene<'_>, area: Rect) {
     if pile.is_empty() {
         lines.push(Line::from("The discard pile is empty."));
     } else {
-        lines.push(Line::from(format!("{} cards, bottom first, the top last:", pile.len())));
+        let cards = if pile.len() == 1 { "1 card".to_owned() } else { format!("{} cards", pile.len()) };
+        lines.push(Line::from(format!("{cards}, bottom first, the top last:")));
         lines.push(Line::from(card_spans(scene.skin, pile.iter().copied())));
     }
     lines.push(Line::from(""));
