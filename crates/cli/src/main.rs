@@ -17,6 +17,7 @@ mod external;
 #[cfg(test)]
 mod fuzzing;
 mod invocation;
+mod league;
 mod man;
 mod play;
 mod protocol;
@@ -72,6 +73,9 @@ enum Command {
     /// Print a shell's completion script for gin (bash, zsh, fish, elvish or powershell).
     #[command(long_about = completions::LONG_ABOUT, after_help = completions::AFTER_HELP)]
     Completions(completions::CompletionsArgs),
+    /// Play a round robin of agents and rate them: win rates with intervals, points per hand, ratings.
+    #[command(long_about = league::LONG_ABOUT, after_help = league::AFTER_HELP)]
+    League(league::LeagueArgs),
     /// Print gin's manual page (or a command's) in roff, for `man`.
     #[command(long_about = man::LONG_ABOUT, after_help = man::AFTER_HELP)]
     Man(man::ManArgs),
@@ -127,6 +131,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Bot(args) => bot::run(args),
         Command::Completions(args) => completions::run(args, Cli::command()),
+        Command::League(args) => league::run(args),
         Command::Man(args) => man::run(args, Cli::command()),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),

@@ -145,7 +145,7 @@ pub(crate) struct SimArgs {
 const MAX_GAMES: u64 = 1_000_000_000_000;
 
 /// `--games`: at least one, at most [`MAX_GAMES`].
-fn parse_games(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(0) => Err("at least one game must be played".to_owned()),
         Ok(games) if games > MAX_GAMES => Err(format!("at most {MAX_GAMES} games in one run")),
@@ -155,7 +155,7 @@ fn parse_games(text: &str) -> Result<u64, String> {
 }
 
 /// `--threads`: at least one.
-fn parse_threads(text: &str) -> Result<usize, String> {
+pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(0) => Err("at least one thread is needed".to_owned()),
         Ok(threads) => Ok(threads),
@@ -194,7 +194,7 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     };
 
     let started = Instant::now();
-    let progress = io::stderr().is_terminal().then(|| Progress { total: pairs * 2, started });
+    let progress = io::stderr().is_terminal().then(|| Progress::new(pairs * 2));
     let tally = plan.play(threads, progress.as_ref())?;
     let elapsed = started.elapsed();
 
@@ -227,17 +227,17 @@ pub(crate) fn load_params(path: &Path) -> Result<AgentParams> {
 }
 
 /// What is played: the same for every thread.
-struct Match<'a> {
-    rules: &'a Ruleset,
-    seed: u64,
-    pairs: u64,
+pub(crate) struct Match<'a> {
+    pub rules: &'a Ruleset,
+    pub seed: u64,
+    pub pairs: u64,
     /// The agents of `a` and `b`.
-    specs: &'a [AgentChoice; 2],
-    params: &'a AgentParams,
+    pub specs: &'a [AgentChoice; 2],
+    pub params: &'a AgentParams,
     /// The time limits of agent programs.
-    limits: external::Limits,
+    pub limits: external::Limits,
     /// Forfeits of one side that stop the match (0: never).
-    max_forfeits: u64,
+    pub max_forfeits: u64,
 }
 
 /// The forfeits of each side so far, across the workers, and why the last one happened.
@@ -250,7 +250,7 @@ struct Forfeits {
 impl Match<'_> {
     /// Plays every pair on `threads` threads that take the next pair from a shared counter, and
     /// adds up their tallies (integer sums: the order they finish in does not matter).
-    fn play(&self, threads: usize, progress: Option<&Progress>) -> Result<Tally> {
+    pub(crate) fn play(&self, threads: usize, progress: Option<&Progress>) -> Result<Tally> {
         let next_pair = AtomicU64::new(0);
         let games_done = AtomicU64::new(0);
         let forfeits = Forfeits::default();
@@ -380,15 +380,28 @@ impl Match<'_> {
 }
 
 /// A progress bar on standard error.
-struct Progress {
+pub(crate) struct Progress {
     total: u64,
     started: Instant,
+    /// Games played before the current match (a league plays several).
+    before: std::cell::Cell<u64>,
 }
 
 impl Progress {
     const WIDTH: usize = 30;
 
+    /// A bar for `total` games, starting now.
+    pub(crate) fn new(total: u64) -> Progress {
+        Progress { total, started: Instant::now(), before: std::cell::Cell::new(0) }
+    }
+
+    /// Counts `games` more as played before the next match's.
+    pub(crate) fn add_before(&self, games: u64) {
+        self.before.set(self.before.get() + games);
+    }
+
     fn draw(&self, done: u64) {
+        let done = (done + self.before.get()).min(self.total);
         let fraction = if self.total == 0 { 1.0 } else { done as f64 / self.total as f64 };
         let filled = ((fraction * Self::WIDTH as f64) as usize).min(Self::WIDTH);
         let seconds = self.started.elapsed().as_secs_f64();
@@ -409,7 +422,7 @@ impl Progress {
         let _ = stderr.flush();
     }
 
-    fn clear(&self) {
+    pub(crate) fn clear(&self) {
         let mut stderr = io::stderr().lock();
         let _ = write!(stderr, "\r\x1b[2K");
         let _ = stderr.flush();
@@ -481,22 +494,22 @@ fn render_table(figures: &Figures, settings: &Settings<'_>) -> String {
 }
 
 /// `51.2%`, or `-` when there is nothing to show.
-fn percent(rate: Option<f64>) -> String {
+pub(crate) fn percent(rate: Option<f64>) -> String {
     rate.map_or_else(|| "-".to_owned(), |rate| format!("{:.1}%", rate * 100.0))
 }
 
 /// A number with `places` decimals, or `-`.
-fn decimal(value: Option<f64>, places: usize) -> String {
+pub(crate) fn decimal(value: Option<f64>, places: usize) -> String {
     value.map_or_else(|| "-".to_owned(), |value| format!("{value:.places$}"))
 }
 
 /// `1 thread`, `2 threads`.
-fn plural(count: u64, noun: &str) -> String {
+pub(crate) fn plural(count: u64, noun: &str) -> String {
     format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
 }
 
 /// `12,345`.
-fn thousands(number: u64) -> String {
+pub(crate) fn thousands(number: u64) -> String {
     let digits = number.to_string();
     let mut text = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {

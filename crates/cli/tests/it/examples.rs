@@ -328,7 +328,8 @@ impl Sandbox {
             };
             filled.push(value);
         }
-        if filled.first().map(String::as_str) == Some("sim") && !filled.iter().any(|arg| arg == "--games") {
+        let plays_matches = matches!(filled.first().map(String::as_str), Some("sim" | "league"));
+        if plays_matches && !filled.iter().any(|arg| arg == "--games") {
             filled.extend(["--games".to_owned(), "2".to_owned()]);
         }
         Some(filled)
