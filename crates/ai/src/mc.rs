@@ -9,12 +9,17 @@
 //! from the score the hand leaves ([`odds`]). The candidates share the futures (common random
 //! numbers), so their differences are measured with far less noise than their values.
 //!
-//! The opponent model learns, over a game, whether the opponent knocks as soon as it can (most
-//! bots) or holds its hand for gin (like `expert`): every knock it makes with deadwood after the
-//! first turns counts one way, every hand it shows at a showdown that it could have knocked with
-//! counts the other. Each future draws the opponent's style by those odds together with its hand,
-//! and draws both again while they disagree: a player who knocks at once does not sit on a
-//! knockable hand, so that style loses weight the longer the opponent goes without knocking.
+//! The opponent model learns, over a game, the opponent's *knock threshold*: the most deadwood
+//! it knocks with, from 10 (it knocks as soon as it can, like most bots) to 0 (it holds its hand
+//! for gin, like `expert`), with the low holders between. It starts from a prior over the eleven
+//! thresholds (`prior_knocks` at 10, `prior_holds` at 0, `prior_between` spread over 1 to 9), and
+//! each observation weighs down the thresholds it contradicts: a knock with deadwood d after the
+//! first turns says the threshold is at least d; the hand the opponent shows at a showdown after
+//! our knock, which it kept after its last discard without knocking, says it is below that hand's
+//! deadwood. Each future draws a threshold by those weights together with the opponent's hand,
+//! and draws both again while they disagree (a hand it would have knocked with): so a threshold
+//! loses weight the longer the opponent goes without knocking. The futures' opponent then plays
+//! by that threshold, with a bot's policies at 10 and a gin hunter's below.
 //!
 //! By default only the knock is searched: the discard and draw searches lose games, probably
 //! because the playouts continue with plain policies that undo what the expert keeps a hand for
@@ -64,12 +69,15 @@ pub struct McParams {
     /// against `simple` knocking at all rarely pays: 0.05 lets through mainly the knocks that
     /// settle a game.
     pub knock_margin: f64,
-    /// Prior evidence that the opponent knocks at once (pseudo-counts, against `prior_holds`).
+    /// Prior weight of an opponent who knocks at once (the most deadwood it knocks with is 10).
     pub prior_knocks: f64,
-    /// Prior evidence that the opponent holds knockable hands for gin.
+    /// Prior weight of an opponent who holds knockable hands for gin (knocks with 0).
     pub prior_holds: f64,
-    /// The evidence of one knock the opponent makes with deadwood, or of one knockable hand it
-    /// shows at a showdown (in the priors' pseudo-counts).
+    /// Prior weight of the thresholds between, 1 to 9 (spread evenly): players who knock with
+    /// little deadwood and hold on otherwise.
+    pub prior_between: f64,
+    /// How strongly one observation speaks: a threshold it contradicts keeps 1 / (1 + evidence)
+    /// of its weight.
     pub evidence: f64,
 }
 
@@ -92,6 +100,7 @@ impl McParams {
             knock_margin: 0.05,
             prior_knocks: 1.0,
             prior_holds: 4.0,
+            prior_between: 0.0,
             evidence: 20.0,
         }
     }
@@ -138,13 +147,18 @@ impl Settings for McParams {
             field_setting!(
                 prior_knocks,
                 EVIDENCE,
-                "Prior evidence that the opponent knocks at once (pseudo-counts, against `prior_holds`)."
+                "Prior weight of an opponent who knocks at once (with up to 10 deadwood)."
             ),
-            field_setting!(prior_holds, EVIDENCE, "Prior evidence that the opponent holds knockable hands for gin."),
+            field_setting!(prior_holds, EVIDENCE, "Prior weight of an opponent who holds knockable hands for gin."),
+            field_setting!(
+                prior_between,
+                EVIDENCE,
+                "Prior weight of the knock thresholds 1 to 9 together: players who knock with little deadwood."
+            ),
             field_setting!(
                 evidence,
                 EVIDENCE,
-                "The evidence of one knock the opponent makes with deadwood, or of one knockable hand it shows."
+                "How strongly one observation speaks: a threshold it contradicts keeps 1 / (1 + evidence) of its weight."
             ),
         ];
         TABLE
@@ -207,12 +221,14 @@ pub struct McAgent {
     seat: Player,
     /// The current hand's knock limit.
     knock_limit: u32,
-    /// Evidence, this game, that the opponent knocks at once: its knocks with deadwood after
-    /// the first turns.
-    opponent_knocks: f64,
-    /// Evidence that it holds knockable hands: such hands shown at a showdown.
-    opponent_holds: f64,
+    /// What this game has shown of the opponent's knock threshold (the most deadwood it knocks
+    /// with, 0 to 10): a factor per threshold on the prior, from the deadwood of its knocks and of
+    /// the hands it held on to at showdowns.
+    opponent_threshold: [f64; THRESHOLDS],
 }
+
+/// The knock thresholds the opponent model tells apart: 0 (gin only) to 10.
+const THRESHOLDS: usize = 11;
 
 impl McAgent {
     /// An agent reported as `name`, with these settings, over an expert with `expert` parameters.
@@ -228,8 +244,7 @@ impl McAgent {
             rules,
             seat: Player::One,
             knock_limit: 10,
-            opponent_knocks: 0.0,
-            opponent_holds: 0.0,
+            opponent_threshold: [1.0; THRESHOLDS],
         }
     }
 
@@ -238,11 +253,33 @@ impl McAgent {
         &self.params
     }
 
-    /// The chance, from what this game has shown, that the opponent knocks as soon as it can.
-    fn knocker_odds(&self) -> f64 {
-        let knocks = self.opponent_knocks + self.params.prior_knocks.max(0.0);
-        let holds = self.opponent_holds + self.params.prior_holds.max(0.0);
-        if knocks + holds <= 0.0 { 0.5 } else { knocks / (knocks + holds) }
+    /// The weight of each knock threshold, prior and evidence together (not normalized).
+    fn threshold_weights(&self) -> [f64; THRESHOLDS] {
+        let p = &self.params;
+        let between = p.prior_between.max(0.0) / (THRESHOLDS - 2) as f64;
+        let mut weights: [f64; THRESHOLDS] = std::array::from_fn(|t| match t {
+            0 => p.prior_holds.max(0.0),
+            10 => p.prior_knocks.max(0.0),
+            _ => between,
+        });
+        for (weight, factor) in weights.iter_mut().zip(&self.opponent_threshold) {
+            *weight *= factor;
+        }
+        if weights.iter().sum::<f64>() <= 0.0 {
+            // Nothing believed (all priors 0, or evidence against all): every threshold alike.
+            weights = [1.0; THRESHOLDS];
+        }
+        weights
+    }
+
+    /// Weighs down the thresholds an observation contradicts (`contradicts(t)`).
+    fn observe_threshold(&mut self, contradicts: impl Fn(u32) -> bool) {
+        let keep = 1.0 / (1.0 + self.params.evidence.max(0.0));
+        for (t, factor) in (0u32..).zip(self.opponent_threshold.iter_mut()) {
+            if contradicts(t) {
+                *factor *= keep;
+            }
+        }
     }
 
     /// The candidates at this decision, the expert's choice first; `None` when there is nothing
@@ -399,7 +436,7 @@ impl McAgent {
             pool_len: unseen.len(),
             opponent_known: view.opponent_known,
             opponent_unknown,
-            knocker_odds: self.knocker_odds(),
+            thresholds: self.threshold_weights(),
             knock_margin: self.params.knock_margin,
             opponent_has_played: !self.expert.tracker().opponent_discarded().is_empty(),
             opponent_turns: self.expert.tracker().opponent_discarded().len(),
@@ -412,16 +449,22 @@ impl McAgent {
     fn learn(&mut self, event: &Event) {
         let solver = self.rules.solver();
         match event {
+            // A knock with deadwood d (after the first turns, when some players knock with
+            // anything): its threshold is at least d.
             Event::Knocked { player, shown, kind: KnockKind::Knock, .. }
                 if *player != self.seat && shown.deadwood() > 0 && self.expert.tracker().draws() >= 4 =>
             {
-                self.opponent_knocks += self.params.evidence.max(0.0);
+                let deadwood = shown.deadwood();
+                self.observe_threshold(|t| t < deadwood);
             }
+            // The hand it held when we knocked is the one it kept after its last discard: it did
+            // not knock with that deadwood, so its threshold is below it.
             Event::HandEnded { showdown: Some(showdown), .. } if showdown.knocker == self.seat => {
                 let cards = showdown.shown[showdown.defender()].hand();
                 let played = !self.expert.tracker().opponent_discarded().is_empty();
-                if played && cards.len() == 10 && solver.min_deadwood(cards) <= self.knock_limit {
-                    self.opponent_holds += self.params.evidence.max(0.0);
+                let deadwood = solver.min_deadwood(cards);
+                if played && cards.len() == 10 && deadwood <= self.knock_limit {
+                    self.observe_threshold(|t| t >= deadwood);
                 }
             }
             _ => {}
@@ -442,7 +485,8 @@ struct Search<'a> {
     pool_len: usize,
     opponent_known: CardSet,
     opponent_unknown: usize,
-    knocker_odds: f64,
+    /// The weight of each knock threshold of the opponent (0 to 10).
+    thresholds: [f64; THRESHOLDS],
     knock_margin: f64,
     opponent_has_played: bool,
     /// The opponent's discards this hand: the turns its hand has been shaped by play.
@@ -513,7 +557,7 @@ impl Search<'_> {
         for _ in 0..CHUNK {
             let Some((deal, style)) = self.sample(&mut rng) else { continue };
             played += 1;
-            let styles = [Style::GinHunter, style];
+            let styles = [Style::GIN_HUNTER, style];
             let rollout = rng.clone();
             for (sum, &candidate) in sums.iter_mut().zip(self.candidates) {
                 let mut deal = deal;
@@ -554,23 +598,38 @@ impl Search<'_> {
     /// by choosing what to keep better than the forming's plain policies do: a gin hunter that has
     /// played for some turns holds about the hand those policies make in twice as many.
     fn form_turns(&self, style: Style) -> usize {
-        let turns = match style {
-            Style::GinHunter => self.opponent_turns * HUNTER_FORM_FACTOR,
-            Style::KnockAtOnce if self.opponent_turns > 0 => self.opponent_turns + KNOCKER_FORM_EXTRA,
-            Style::KnockAtOnce => 0,
+        let turns = if style.hunter {
+            self.opponent_turns * HUNTER_FORM_FACTOR
+        } else if self.opponent_turns > 0 {
+            self.opponent_turns + KNOCKER_FORM_EXTRA
+        } else {
+            0
         };
         turns.min(MAX_FORM_TURNS)
+    }
+
+    /// A knock threshold drawn by its weight.
+    fn threshold(&self, rng: &mut GinRng) -> u32 {
+        let total: f64 = self.thresholds.iter().sum();
+        let mut at = unit(rng) * total;
+        for (t, &weight) in (0u32..).zip(&self.thresholds) {
+            if at < weight {
+                return t;
+            }
+            at -= weight;
+        }
+        THRESHOLDS as u32 - 1
     }
 
     /// One future: the opponent's style, its hand and the stock's order.
     fn sample(&self, rng: &mut GinRng) -> Option<(Deal, Style)> {
         let mut pool = self.pool;
         let mut opponent = self.opponent_known;
-        let mut style = Style::GinHunter;
+        let mut style = Style::GIN_HUNTER;
         // Style and hand are drawn together, and drawn again when they disagree: a style that
         // rarely leaves a hand like the one the opponent must hold loses weight, as it should.
         for attempt in 0..16 {
-            style = if unit(rng) < self.knocker_odds { Style::KnockAtOnce } else { Style::GinHunter };
+            style = Style::knocking_with(self.threshold(rng));
             pool = self.pool;
             let mut weights = self.weights;
             let mut len = self.pool_len;
@@ -603,13 +662,11 @@ impl Search<'_> {
                 rng,
             );
             opponent = hand;
-            // The hand must agree with the style: a player who knocks at once holds no knockable
-            // hand after its first discard, and nobody sits on gin.
+            // The hand must agree with the style: after its first discard a player holds no hand
+            // it would have knocked with (a player who knocks at once, no knockable hand), and
+            // nobody sits on gin.
             let deadwood = self.table.solver.min_deadwood(hand);
-            let fits = match style {
-                Style::KnockAtOnce => deadwood > self.view.knock_limit,
-                Style::GinHunter => deadwood > 0,
-            };
+            let fits = deadwood > style.knock_max.min(self.view.knock_limit);
             if !self.opponent_has_played || fits || attempt == 15 {
                 break;
             }
@@ -648,8 +705,7 @@ impl Agent for McAgent {
             self.rules = rules.clone();
         }
         self.seat = seat;
-        self.opponent_knocks = 0.0;
-        self.opponent_holds = 0.0;
+        self.opponent_threshold = [1.0; THRESHOLDS];
     }
 
     fn observe(&mut self, event: &Event) {
@@ -676,6 +732,32 @@ mod tests {
     use super::*;
     use gin_engine::{RunOptions, play_game};
     use gin_rules::ByPlayer;
+
+    #[test]
+    fn the_opponent_model_narrows_the_knock_threshold_with_what_it_sees() {
+        let params = McParams { prior_knocks: 1.0, prior_holds: 1.0, prior_between: 9.0, ..McParams::fast() };
+        let mut agent = McAgent::new("mc-fast", params, ExpertParams::default());
+        let share = |agent: &McAgent, range: std::ops::RangeInclusive<usize>| {
+            let weights = agent.threshold_weights();
+            weights[range].iter().sum::<f64>() / weights.iter().sum::<f64>()
+        };
+        // Every threshold 1 to 9 weighs one, as much as each end.
+        assert!((share(&agent, 0..=10) - 1.0).abs() < 1e-12);
+        assert!((share(&agent, 4..=4) - 1.0 / 11.0).abs() < 1e-12);
+        // It knocked with 6: thresholds below 6 are unlikely now.
+        agent.observe_threshold(|t| t < 6);
+        assert!(share(&agent, 6..=10) > 0.9, "{:?}", agent.threshold_weights());
+        // At a showdown it held 8 without knocking: the threshold is 6 or 7.
+        agent.observe_threshold(|t| t >= 8);
+        assert!(share(&agent, 6..=7) > 0.8, "{:?}", agent.threshold_weights());
+        // A new game forgets it.
+        agent.start_game(Player::One, &Ruleset::eaai(), 1);
+        assert!((share(&agent, 4..=4) - 1.0 / 11.0).abs() < 1e-12);
+        // With no prior weight at all, every threshold is alike rather than none.
+        let none = McParams { prior_knocks: 0.0, prior_holds: 0.0, prior_between: 0.0, ..McParams::fast() };
+        let agent = McAgent::new("mc-fast", none, ExpertParams::default());
+        assert_eq!(agent.threshold_weights(), [1.0; THRESHOLDS]);
+    }
 
     #[test]
     fn settings_are_read_by_name_and_checked() {

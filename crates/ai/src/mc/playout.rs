@@ -14,15 +14,31 @@ use gin_rules::{Player, Ruleset, Solver};
 /// the pile's top could go on for ever.
 const MAX_TURNS: usize = 80;
 
-/// How a seat plays in a rollout.
+/// How a seat plays in a rollout: which cards it takes and sheds, and the most deadwood it
+/// knocks with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Style {
-    /// Like most bots (and `simple`): take the pile's top only when it melds, discard among the
-    /// least-deadwood cards at random, knock as soon as the rules allow.
-    KnockAtOnce,
-    /// Like `expert`: take the pile's top when it lowers the deadwood, shed the highest of the
-    /// least-deadwood discards, knock only for gin until the last draw before the stock runs out.
-    GinHunter,
+pub(crate) struct Style {
+    /// Plays like `expert` (takes the pile's top when it lowers the deadwood, sheds the highest of
+    /// the least-deadwood discards, and knocks whatever it holds at the stock's last draw); else
+    /// like most bots and `simple` (takes the top only when it melds, discards among the
+    /// least-deadwood cards at random).
+    pub hunter: bool,
+    /// The most deadwood it knocks with (within the hand's knock limit): 10 knocks as soon as
+    /// the rules allow, 0 only for gin.
+    pub knock_max: u32,
+}
+
+impl Style {
+    /// Like most bots (and `simple`): knocks as soon as the rules allow.
+    pub(crate) const KNOCK_AT_ONCE: Style = Style { hunter: false, knock_max: 10 };
+    /// Like `expert`: knocks only for gin until the last draw before the stock runs out.
+    pub(crate) const GIN_HUNTER: Style = Style { hunter: true, knock_max: 0 };
+
+    /// The player who knocks with at most `knock_max` deadwood: a bot's policies when it knocks
+    /// with anything the rules allow, a hunter's when it holds on for less.
+    pub(crate) fn knocking_with(knock_max: u32) -> Style {
+        Style { hunter: knock_max < Style::KNOCK_AT_ONCE.knock_max, knock_max }
+    }
 }
 
 /// The fixed facts of the hand being searched.
@@ -37,12 +53,11 @@ pub(crate) struct Table<'a> {
 impl Table<'_> {
     /// Whether a player with `hand` (10 cards) takes `top` rather than draw from the stock.
     pub(super) fn takes(&self, style: Style, hand: CardSet, top: Card) -> bool {
-        match style {
-            Style::KnockAtOnce => self.solver.can_meld(hand.with(top), top),
-            Style::GinHunter => {
-                let best = self.solver.best_discards(hand.with(top));
-                best.deadwood < self.solver.min_deadwood(hand) && !best.discards.without(top).is_empty()
-            }
+        if style.hunter {
+            let best = self.solver.best_discards(hand.with(top));
+            best.deadwood < self.solver.min_deadwood(hand) && !best.discards.without(top).is_empty()
+        } else {
+            self.solver.can_meld(hand.with(top), top)
         }
     }
 
@@ -65,12 +80,10 @@ impl Table<'_> {
                 }
             }
         }
-        let card = match style {
-            Style::KnockAtOnce => {
-                let at = random::index(rng, choices.len().max(1));
-                choices.iter().nth(at)
-            }
-            Style::GinHunter => choices.iter().max_by_key(|card| (card.value(), card.rank().index())),
+        let card = if style.hunter {
+            choices.iter().max_by_key(|card| (card.value(), card.rank().index()))
+        } else {
+            choices.iter().nth(random::index(rng, choices.len().max(1)))
         };
         (card.or_else(|| hand.first()).expect("a hand of 11 cards"), deadwood)
     }
@@ -113,9 +126,10 @@ impl Table<'_> {
             if choices.is_empty() {
                 choices = eleven - fixed;
             }
-            let out = match style {
-                Style::KnockAtOnce => choices.iter().nth(random::index(rng, choices.len().max(1))),
-                Style::GinHunter => choices.iter().max_by_key(|card| (card.value(), card.rank().index())),
+            let out = if style.hunter {
+                choices.iter().max_by_key(|card| (card.value(), card.rank().index()))
+            } else {
+                choices.iter().nth(random::index(rng, choices.len().max(1)))
             };
             let Some(out) = out else { break };
             hand = eleven.without(out);
@@ -127,10 +141,7 @@ impl Table<'_> {
     /// Whether a player who may knock with `deadwood` left does, with `stock_left` cards in the
     /// stock.
     fn wants_to_knock(&self, style: Style, deadwood: u32, stock_left: usize) -> bool {
-        match style {
-            Style::KnockAtOnce => true,
-            Style::GinHunter => deadwood == 0 || stock_left <= self.rules.stock_floor as usize + 1,
-        }
+        deadwood <= style.knock_max || (style.hunter && stock_left <= self.rules.stock_floor as usize + 1)
     }
 
     /// The points `deal` ended with for the searching player: positive when it scores, 0 for a
@@ -222,7 +233,7 @@ mod tests {
         // Player one draws 8C, sheds QS and knocks with 5 (the 5D); the defender lays 7S off on
         // the spade run and melds the rest: an undercut, 25 + 5 to the defender.
         let mut deal = at_first_draw(&rules, knocker, "7S AD AH AC 2D 3D 4D KH KC KD", "9H", "8C");
-        let styles = [Style::KnockAtOnce, Style::GinHunter];
+        let styles = [Style::KNOCK_AT_ONCE, Style::GIN_HUNTER];
         assert_eq!(t.play_out(&mut deal, Some(false), styles, &mut rng), -(25 + 5));
         assert_eq!(deal.phase(), Phase::Over);
         // With a 9C that lays off nowhere instead of the 7S, the knocker wins by 9 - 5.
@@ -231,7 +242,7 @@ mod tests {
         // Seen from the defender's seat (its style first), the same hand scores the other way.
         let mut deal = at_first_draw(&rules, knocker, "9C AD AH AC 2D 3D 4D KH KC KD", "9H", "8C");
         let defender = Table { me: Player::Two, ..t };
-        assert_eq!(defender.play_out(&mut deal, Some(false), [Style::GinHunter, Style::KnockAtOnce], &mut rng), -4);
+        assert_eq!(defender.play_out(&mut deal, Some(false), [Style::GIN_HUNTER, Style::KNOCK_AT_ONCE], &mut rng), -4);
     }
 
     #[test]
@@ -244,7 +255,8 @@ mod tests {
             let mut deal = Deal::new(&rules, &setup, 0).unwrap();
             deal.play_unchecked(&rules, Player::One, Action::PassUpcard);
             deal.play_unchecked(&rules, Player::Two, Action::PassUpcard);
-            let styles = if round % 2 == 0 { [Style::GinHunter, Style::KnockAtOnce] } else { [Style::KnockAtOnce; 2] };
+            let styles =
+                if round % 2 == 0 { [Style::GIN_HUNTER, Style::KNOCK_AT_ONCE] } else { [Style::KNOCK_AT_ONCE; 2] };
             let points = t.play_out(&mut deal, None, styles, &mut rng);
             assert!(points.abs() <= 25 + 100, "{points}");
             assert_eq!(deal.all_cards(), (CardSet::FULL, 52));
@@ -261,20 +273,20 @@ mod tests {
         let t = table(&rules);
         let hand = cards("AS 2S 4H 5H 9C TC KD QD 7S 8D");
         // 3S melds (AS 2S 3S): both take it. KC neither melds nor lowers the deadwood.
-        for style in [Style::KnockAtOnce, Style::GinHunter] {
+        for style in [Style::KNOCK_AT_ONCE, Style::GIN_HUNTER] {
             assert!(t.takes(style, hand, card("3S")));
             assert!(!t.takes(style, hand, card("KC")));
         }
         // AD lowers the deadwood (it replaces KD) without melding: only the gin hunter takes it.
-        assert!(t.takes(Style::GinHunter, hand, card("AD")));
-        assert!(!t.takes(Style::KnockAtOnce, hand, card("AD")));
+        assert!(t.takes(Style::GIN_HUNTER, hand, card("AD")));
+        assert!(!t.takes(Style::KNOCK_AT_ONCE, hand, card("AD")));
         // The gin hunter sheds the highest of the least-deadwood discards, never the taken card.
         let mut rng = random::seeded_rng(1);
         let eleven = cards("AS 2S 3S 4H 5H 6H 9C TC JC KD KH");
-        let (first, deadwood) = t.discard(Style::GinHunter, eleven, None, &mut rng);
+        let (first, deadwood) = t.discard(Style::GIN_HUNTER, eleven, None, &mut rng);
         assert_eq!(deadwood, 10);
         assert_eq!(first.rank(), gin_cards::Rank::King);
-        let (other, _) = t.discard(Style::GinHunter, eleven, Some(first), &mut rng);
+        let (other, _) = t.discard(Style::GIN_HUNTER, eleven, Some(first), &mut rng);
         assert_eq!(other.rank(), gin_cards::Rank::King);
         assert_ne!(other, first);
     }
