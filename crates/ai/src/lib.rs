@@ -21,14 +21,18 @@
 mod expert;
 mod greedy;
 mod hint;
+mod holder;
 mod mc;
 pub mod registry;
 mod simple;
+mod taker;
 mod tracker;
 
 pub use expert::{ExpertAgent, ExpertParams};
 pub use greedy::GreedyAgent;
 pub use hint::{Advisor, Hint, Reason};
+pub use holder::{HolderAgent, HolderParams};
 pub use mc::{McAgent, McParams};
 pub use simple::SimpleAgent;
+pub use taker::TakerAgent;
 pub use tracker::Tracker;

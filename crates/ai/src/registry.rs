@@ -1,5 +1,6 @@
-//! Agents by name: `random`, `greedy`, `simple`, `expert`, `mc-fast`, `mc`, with settings
-//! (`expert:danger_weight=2`, `mc:samples=500`).
+//! Agents by name: `random`, `greedy`, `simple`, `taker`, `holder`, `expert`, `mc-fast`, `mc`,
+//! with settings (`expert:danger_weight=2`, `holder:knock_margin=2`, `mc:samples=500`), and a
+//! one-line description of each ([`DESCRIPTIONS`], [`describe`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,10 +9,30 @@ use gin_engine::{Agent, RandomAgent};
 use gin_rules::settings::{SettingError, Settings};
 use serde_json::Value;
 
-use crate::{Advisor, ExpertAgent, ExpertParams, GreedyAgent, McAgent, McParams, SimpleAgent};
+use crate::{
+    Advisor, ExpertAgent, ExpertParams, GreedyAgent, HolderAgent, HolderParams, McAgent, McParams, SimpleAgent,
+    TakerAgent,
+};
 
 /// The names of the built-in agents, weakest first.
-pub const NAMES: [&str; 6] = ["random", "greedy", "simple", "expert", "mc-fast", "mc"];
+pub const NAMES: [&str; 8] = ["random", "greedy", "simple", "taker", "holder", "expert", "mc-fast", "mc"];
+
+/// One line on each built-in agent's style, in the order of [`NAMES`].
+pub const DESCRIPTIONS: [&str; 8] = [
+    "a uniformly random legal action",
+    "the original Java project's heuristic: discards by deadwood, bridges and danger, knocks at once",
+    "the EAAI sample player: takes the face-up card only for a meld, knocks at once",
+    "a pile taker: takes the face-up card whenever it melds or would be kept, knocks at once",
+    "a low holder: keeps its deadwood low and waits for gin, knocks only when an undercut looks unlikely",
+    "a gin hunter: outs and danger, knocks only in the first turns and otherwise plays for gin",
+    "the expert with its knocks checked by a Monte Carlo search (200 futures)",
+    "the expert with its knocks checked by a Monte Carlo search (2,000 futures)",
+];
+
+/// The one-line description of the built-in agent `name`, if there is one.
+pub fn describe(name: &str) -> Option<&'static str> {
+    NAMES.iter().position(|&n| n == name).map(|i| DESCRIPTIONS[i])
+}
 
 /// An agent's name and its settings, written `name` or `name:key=value,key=value`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,10 +108,13 @@ impl fmt::Display for AgentSpec {
 /// expert parameters, with the search's settings in an optional `"mc"` object, as in
 /// `{"danger_weight": 3, "mc": {"samples": 500}}`. The `mc` settings apply to `mc` and `mc-fast`
 /// over their own levels; the expert parameters to `expert` and to the expert inside them.
+/// The low holder's parameters (`holder`) come from its defaults and its spec only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentParams {
     /// The expert's parameters.
     pub expert: ExpertParams,
+    /// The low holder's parameters (a parameter file does not set them).
+    pub holder: HolderParams,
     /// The search's settings at the `mc-fast` level.
     pub mc_fast: McParams,
     /// The search's settings at the `mc` level.
@@ -99,7 +123,12 @@ pub struct AgentParams {
 
 impl Default for AgentParams {
     fn default() -> AgentParams {
-        AgentParams { expert: ExpertParams::default(), mc_fast: McParams::fast(), mc: McParams::strong() }
+        AgentParams {
+            expert: ExpertParams::default(),
+            holder: HolderParams::default(),
+            mc_fast: McParams::fast(),
+            mc: McParams::strong(),
+        }
     }
 }
 
@@ -169,6 +198,11 @@ pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + S
             no_settings()?;
             Box::new(SimpleAgent::default())
         }
+        "taker" => {
+            no_settings()?;
+            Box::new(TakerAgent::new())
+        }
+        "holder" => Box::new(holder(spec, params)?),
         "expert" => Box::new(expert(spec, params)?),
         "mc" | "mc-fast" => Box::new(search(spec, params)?),
         other => return Err(SpecError::UnknownAgent(other.to_owned())),
@@ -197,6 +231,15 @@ fn expert(spec: &AgentSpec, params: &AgentParams) -> Result<ExpertAgent, SpecErr
         expert.set_text(key, value).map_err(|error| SpecError::Setting { agent: spec.name.clone(), error })?;
     }
     Ok(ExpertAgent::new(expert))
+}
+
+/// The low holder a spec named `holder` describes.
+fn holder(spec: &AgentSpec, params: &AgentParams) -> Result<HolderAgent, SpecError> {
+    let mut holder = params.holder.clone();
+    for (key, value) in &spec.settings {
+        holder.set_text(key, value).map_err(|error| SpecError::Setting { agent: spec.name.clone(), error })?;
+    }
+    Ok(HolderAgent::new(holder))
 }
 
 /// The searcher a spec named `mc` or `mc-fast` describes.
@@ -233,8 +276,15 @@ mod tests {
         let err = build(&"chess".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown agent `chess`: expected one of random, greedy, simple, expert, mc-fast, mc"
+            "unknown agent `chess`: expected one of random, greedy, simple, taker, holder, expert, mc-fast, mc"
         );
+        let err = build(&"taker:x=1".parse().unwrap(), &AgentParams::default()).err().unwrap();
+        assert_eq!(err.to_string(), "agent `taker` has no settings (found `x`)");
+        let err = build(&"holder:knock_margin=500".parse().unwrap(), &AgentParams::default()).err().unwrap();
+        assert_eq!(err.to_string(), "agent `holder`: setting `knock_margin` must be from -100 to 100, found 500");
+        let err = build(&"holder:margin=1".parse().unwrap(), &AgentParams::default()).err().unwrap();
+        assert!(err.to_string().starts_with("agent `holder`: unknown setting `margin`"), "{err}");
+        assert!(build(&"holder:knock_margin=2,early_draws=4".parse().unwrap(), &AgentParams::default()).is_ok());
         let err = build(&"simple:x=1".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(err.to_string(), "agent `simple` has no settings (found `x`)");
         let err = build(&"mc-fast:samples=lots".parse().unwrap(), &AgentParams::default()).err().unwrap();
@@ -247,11 +297,25 @@ mod tests {
     }
 
     #[test]
+    fn every_agent_has_one_line_of_description() {
+        for (name, line) in NAMES.iter().zip(DESCRIPTIONS) {
+            assert_eq!(describe(name), Some(line));
+            assert!(!line.is_empty() && !line.contains('\n') && line.len() <= 110, "{name}: {line}");
+        }
+        assert_eq!(describe("chess"), None);
+    }
+
+    #[test]
     fn advisors_are_the_level_itself_or_the_expert() {
         let params = AgentParams::default();
-        for (spec, advisor) in
-            [("mc", "mc"), ("mc-fast:samples=64", "mc-fast"), ("expert", "expert"), ("simple", "expert")]
-        {
+        for (spec, advisor) in [
+            ("mc", "mc"),
+            ("mc-fast:samples=64", "mc-fast"),
+            ("expert", "expert"),
+            ("simple", "expert"),
+            ("holder", "expert"),
+            ("taker", "expert"),
+        ] {
             assert_eq!(build_advisor(&spec.parse().unwrap(), &params).unwrap().name(), advisor, "{spec}");
         }
         assert!(build_advisor(&"mc:samples=x".parse().unwrap(), &params).is_err());
