@@ -57,13 +57,15 @@ Examples:
   gin league simple expert mc-fast --rules eaai --games 4000
   gin league expert expert:danger_weight=5 --games 2000 --json";
 
-/// The league when no agents are named: the built-in styles.
-const DEFAULT_AGENTS: [&str; 4] = ["simple", "greedy", "expert", "mc-fast"];
+/// The league when no agents are named: one agent of each style (knock at once, pile taker, low
+/// holder, gin hunter, searcher).
+const DEFAULT_AGENTS: [&str; 5] = ["simple", "taker", "holder", "expert", "mc-fast"];
 
 /// The arguments of `gin league`.
 #[derive(Debug, Args)]
 pub(crate) struct LeagueArgs {
-    /// The agents, two or more: specs as in `gin sim` [default: simple greedy expert mc-fast].
+    /// The agents, two or more: specs as in `gin sim` [default: simple taker holder expert
+    /// mc-fast, one of each style].
     #[arg(value_name = "SPEC")]
     agents: Vec<AgentChoice>,
 
