@@ -8,7 +8,8 @@
 //!   after its next draw (its outlook), less a bonus for the chance of gin on that draw, plus the
 //!   *danger* of the discard: the chance that the opponent can meld it, in points.
 //! - *Draws*: it takes the face-up card when it completes a meld without raising its deadwood, or
-//!   when keeping it lowers the deadwood by more than a stock draw is expected to.
+//!   when it lowers the deadwood and the ten cards kept after taking it cost less (by the discard
+//!   cost above, `lookahead`) than the average over a stock draw's cards.
 //! - *Knocks*: gin always; with deadwood, at once in the hand's first draws, and after that only
 //!   when the deadwood is below an estimate of the opponent's (which falls with every draw and
 //!   every card it took from the pile, less what it can expect to lay off on the melds shown) by
@@ -60,14 +61,17 @@ pub struct HolderParams {
     /// The estimate is at most this many times the mean value of the opponent's last two
     /// discards (a player who sheds low cards holds little deadwood); 0 turns this off.
     pub discard_factor: f64,
+    /// Weigh a face-up card that lowers the deadwood (without a meld) by the full cost of the
+    /// hand kept after taking it against the average after a stock draw, instead of by deadwood.
+    pub lookahead: bool,
 }
 
 impl Default for HolderParams {
     fn default() -> HolderParams {
         HolderParams {
             outs_weight: 1.0,
-            gin_outs_weight: 4.0,
-            danger_weight: 4.0,
+            gin_outs_weight: 30.0,
+            danger_weight: 2.0,
             pickup_boost: 2.0,
             refusal_discount: 0.5,
             take_margin: 0.0,
@@ -79,6 +83,7 @@ impl Default for HolderParams {
             pickup_weight: 4.0,
             layoff_weight: 1.0,
             discard_factor: 2.5,
+            lookahead: true,
         }
     }
 }
@@ -150,6 +155,11 @@ impl Settings for HolderParams {
                 discard_factor,
                 FACTOR,
                 "The estimate is at most this times the mean value of the opponent's last two discards (0: off)."
+            ),
+            field_setting!(
+                lookahead,
+                Kind::Bool,
+                "Weigh a face-up card that lowers the deadwood by the full cost of the hand kept, against a stock draw's average."
             ),
         ];
         TABLE
@@ -311,8 +321,20 @@ impl HolderAgent {
         if taken >= now {
             return false;
         }
-        // A stock draw keeps the drawn card only when it helps.
         let odds = self.odds(view);
+        if self.params.lookahead {
+            // Both sides valued alike: the best cost of the ten cards kept after the turn.
+            let take = self.keep_best(&odds, with, Some(top));
+            let (mut weight, mut total) = (0.0, 0.0);
+            for drawn in odds.unseen {
+                let w = 1.0 - odds.holds(drawn);
+                weight += w;
+                total += w * self.keep_best(&odds, hand.with(drawn), None);
+            }
+            let stock = if weight > 0.0 { total / weight } else { take };
+            return take + self.params.take_margin < stock;
+        }
+        // A stock draw keeps the drawn card only when it helps.
         let (mut weight, mut total) = (0.0, 0.0);
         for drawn in odds.unseen {
             let w = 1.0 - odds.holds(drawn);
@@ -321,6 +343,22 @@ impl HolderAgent {
         }
         let stock = if weight > 0.0 { total / weight } else { f64::from(now) };
         f64::from(taken) + self.params.take_margin < stock
+    }
+
+    /// The least cost of the ten cards kept from the 11 `cards` (`not` may not go), weighing in
+    /// full only the three discards that leave the least deadwood.
+    fn keep_best(&self, odds: &Odds, cards: CardSet, not: Option<Card>) -> f64 {
+        let mut ranked = [(u32::MAX, None::<Card>); 12];
+        for (slot, card) in ranked.iter_mut().zip(cards.iter().filter(|&card| Some(card) != not)) {
+            *slot = (self.solver.min_deadwood(cards.without(card)), Some(card));
+        }
+        ranked.sort_unstable_by_key(|&(deadwood, _)| deadwood);
+        ranked
+            .iter()
+            .take(3)
+            .filter_map(|&(_, card)| card)
+            .map(|card| self.cost(odds, cards.without(card), card))
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The estimate of the deadwood the opponent would be left with against a knock that shows
@@ -566,7 +604,7 @@ mod tests {
         assert_eq!(Position::new(Phase::Draw, hand, "5D 9H", 4, 25).choice(), Action::DrawPile);
         // A lone queen would replace the king at equal deadwood: no.
         assert_eq!(Position::new(Phase::UpcardOffer, hand, "QH", 0, 31).choice(), Action::PassUpcard);
-        // A lone ace replaces the king and lowers the deadwood by 9: more than a stock draw promises.
+        // A lone ace replaces the king and lowers the deadwood by 9: better than a stock draw's average.
         assert_eq!(Position::new(Phase::Draw, hand, "9D AH", 4, 25).choice(), Action::DrawPile);
     }
 
