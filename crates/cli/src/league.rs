@@ -26,7 +26,7 @@ Play a round robin between agents: every agent against every other, each pairing
 mirrored pairs of games as in `gin sim` (the same deals with the seats swapped), and report \
 each pairing's win rate with its 95% interval and points per hand, and a rating for every agent.
 
-Agents are named by specs as in `gin sim` (random, greedy, simple, expert, mc-fast, mc, with \
+Agents are named by specs as in `gin sim` (random, taker, greedy, simple, expert, holder, mc-fast, mc, with \
 settings, or cmd:PROGRAM ARGS...). Every pairing plays the same deals: game pair k of every \
 pairing is dealt from the seed derived from --seed and k, so differences between pairings are \
 the agents', not the cards'. The results are the same for a seed whatever --threads is.

@@ -174,6 +174,18 @@ mod tests {
     }
 
     #[test]
+    fn every_command_that_takes_an_agent_names_every_agent() {
+        for command in ["sim", "bot", "play", "league"] {
+            let mut cli = Cli::command();
+            let help = cli.find_subcommand_mut(command).unwrap().render_long_help().to_string();
+            let words: Vec<&str> = help.split(|c: char| !c.is_ascii_alphanumeric() && c != '-').collect();
+            for name in gin_ai::registry::NAMES {
+                assert!(words.contains(&name), "`gin {command} --help` does not name `{name}`");
+            }
+        }
+    }
+
+    #[test]
     fn errors_never_send_control_characters_to_the_terminal() {
         assert_eq!(terminal_safe("unknown setting `\u{1b}[31m`\nnext"), "unknown setting `\\u{1b}[31m`\nnext");
     }

@@ -29,7 +29,8 @@ Examples:
 
 /// The commands that have a page of their own: every subcommand of `gin` but `help` (a test
 /// checks the list against the command line).
-const COMMANDS: [&str; 9] = ["analyze", "bot", "completions", "man", "play", "replay", "saves", "settings", "sim"];
+const COMMANDS: [&str; 10] =
+    ["analyze", "bot", "completions", "league", "man", "play", "replay", "saves", "settings", "sim"];
 
 /// The options of `gin man`.
 #[derive(Debug, Args)]

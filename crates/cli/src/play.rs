@@ -105,7 +105,7 @@ pub(crate) enum ColorChoice {
 /// The options of `gin play`.
 #[derive(Clone, Debug, Args)]
 pub(crate) struct PlayArgs {
-    /// The AI to play against: random, greedy, simple, expert, mc-fast or mc, with settings as in
+    /// The AI to play against: random, taker, greedy, simple, expert, holder, mc-fast or mc, with settings as in
     /// `gin sim` (mc:samples=500), or a program that plays over the external-agent protocol,
     /// `cmd:PROGRAM ARGS...` (split on whitespace, no quoting; see docs/protocol.md).
     /// With --resume, the AI that plays on instead of the save's (a save never starts a program

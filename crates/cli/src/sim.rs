@@ -27,7 +27,7 @@ use crate::{Failure, Outcome};
 pub(crate) const LONG_ABOUT: &str = "\
 Play two agents against each other many times and report how each did.
 
-Agents are named by a spec: random, greedy, simple, expert, mc-fast or mc (docs/agents.md), with \
+Agents are named by a spec: random, taker, greedy, simple, expert, holder, mc-fast or mc (docs/agents.md), with \
 settings as `expert:knock_max_late=7,danger_weight=2` or `mc:samples=500,threads=2`. `--param FILE` \
 reads parameters from a JSON file first (any name it leaves out keeps its default): the expert's at \
 the top level, the search's in an \"mc\" object, as {\"danger_weight\": 3, \"mc\": {\"samples\": 500}}. \
@@ -98,7 +98,7 @@ const TICK: Duration = Duration::from_millis(100);
 /// The arguments of `gin sim`.
 #[derive(Debug, Args)]
 pub(crate) struct SimArgs {
-    /// The first agent: random, greedy, simple, expert, mc-fast or mc, with settings as
+    /// The first agent: random, taker, greedy, simple, expert, holder, mc-fast or mc, with settings as
     /// expert:key=value,... (`gin settings` lists them), or cmd:PROGRAM ARGS...
     #[arg(long = "a", value_name = "SPEC")]
     a: AgentChoice,
