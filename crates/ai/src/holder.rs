@@ -39,8 +39,8 @@ pub struct HolderParams {
     pub pickup_boost: f64,
     /// Factor on the chance that the opponent holds a card next to one it refused or discarded.
     pub refusal_discount: f64,
-    /// Take a face-up card that makes no meld only when the deadwood it leaves beats the deadwood
-    /// expected after a stock draw by more than this.
+    /// Take a face-up card that makes no meld only when the hand it leaves (its cost with
+    /// `lookahead`, else its deadwood) beats a stock draw's average by more than this.
     pub take_margin: f64,
     /// In the hand's first `early_draws` draws (both players'), knock with any deadwood allowed.
     pub early_draws: u32,
@@ -122,7 +122,7 @@ impl Settings for HolderParams {
             field_setting!(
                 take_margin,
                 POINTS,
-                "Take a face-up card that makes no meld only when it beats a stock draw's expected deadwood by more than this."
+                "Take a face-up card that makes no meld only when the hand it leaves beats a stock draw's average by more than this."
             ),
             field_setting!(
                 early_draws,
@@ -361,9 +361,9 @@ impl HolderAgent {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// The estimate of the deadwood the opponent would be left with against a knock that shows
-    /// `kept`'s safest arrangement, and that arrangement.
-    fn opponent_estimate(&self, view: &PlayerView<'_>, odds: &Odds, kept: CardSet) -> (f64, Arrangement) {
+    /// The estimate of the opponent's deadwood before layoffs: it falls with the draws and the
+    /// cards the opponent took, and is capped by the values of its last discards.
+    fn opponent_estimate(&self, view: &PlayerView<'_>) -> f64 {
         let p = &self.params;
         let draws = f64::from(view.draws);
         let pickups = view.opponent_known.len() as f64;
@@ -374,18 +374,20 @@ impl HolderAgent {
         {
             estimate = estimate.min(p.discard_factor * f64::from(last + before) / 2.0);
         }
+        estimate
+    }
+
+    /// The arrangement of `kept` it shows when it knocks (the best one that offers the least to
+    /// lay off), and the points the opponent can expect to lay off on it (0 without layoffs).
+    fn knock_arrangement(&self, view: &PlayerView<'_>, odds: &Odds, kept: CardSet) -> (Arrangement, f64) {
         let weight = |card: Card| odds.holds(card) * f64::from(card.value());
         let arrangement = self.solver.safest_arrangement(kept, weight);
-        if view.rules.layoffs {
-            let layoffs: f64 = arrangement
-                .melds()
-                .iter()
-                .flat_map(|meld| meld.layoff_targets(self.solver.ace_high()))
-                .map(weight)
-                .sum();
-            estimate -= p.layoff_weight * layoffs;
-        }
-        (estimate, arrangement)
+        let layoffs = if view.rules.layoffs {
+            arrangement.melds().iter().flat_map(|meld| meld.layoff_targets(self.solver.ace_high())).map(weight).sum()
+        } else {
+            0.0
+        };
+        (arrangement, layoffs)
     }
 
     /// The discard or knock of an 11-card hand.
@@ -417,10 +419,18 @@ impl HolderAgent {
         if let Some(discard) = knock {
             let kept = hand.without(discard);
             let deadwood = self.solver.min_deadwood(kept);
-            let (estimate, _) = self.opponent_estimate(view, &odds, kept);
-            let early = view.draws < self.params.early_draws;
-            if deadwood == 0 || early || f64::from(deadwood) + self.params.knock_margin <= estimate {
+            if deadwood == 0 || view.draws < self.params.early_draws {
                 return Action::knock(discard);
+            }
+            // The layoffs only lower the estimate: the arrangements are weighed only when the
+            // knock passes without them.
+            let needed = f64::from(deadwood) + self.params.knock_margin;
+            let estimate = self.opponent_estimate(view);
+            if needed <= estimate {
+                let (_, layoffs) = self.knock_arrangement(view, &odds, kept);
+                if needed <= estimate - self.params.layoff_weight * layoffs {
+                    return Action::knock(discard);
+                }
             }
         }
         let pool = if (discards - taken).is_empty() { discards } else { discards - taken };
@@ -481,7 +491,7 @@ impl Agent for HolderAgent {
         match action {
             Action::Knock { discard } if view.hand.contains(discard) => {
                 let kept = view.hand.without(discard);
-                Showing::of_arrangement(&self.opponent_estimate(view, &self.odds(view), kept).1)
+                Showing::of_arrangement(&self.knock_arrangement(view, &self.odds(view), kept).0)
             }
             _ => None,
         }
