@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::Context;
-use gin_ai::{ExpertParams, McParams};
+use gin_ai::{ExpertParams, HolderParams, McParams};
 use gin_rules::settings::markdown;
 use gin_rules::{Preset, Ruleset};
 
@@ -28,6 +28,7 @@ pub(crate) fn tables() -> Vec<DocTable> {
     vec![
         DocTable { file: "docs/rules.md", name: "rules", text: markdown(&preset_columns) },
         DocTable { file: "docs/agents.md", name: "expert", text: markdown(&[("default", &ExpertParams::default())]) },
+        DocTable { file: "docs/agents.md", name: "holder", text: markdown(&[("default", &HolderParams::default())]) },
         DocTable {
             file: "docs/agents.md",
             name: "mc",

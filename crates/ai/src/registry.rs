@@ -1,4 +1,4 @@
-//! Agents by name: `random`, `greedy`, `simple`, `taker`, `holder`, `expert`, `mc-fast`, `mc`,
+//! Agents by name: `random`, `taker`, `greedy`, `simple`, `expert`, `holder`, `mc-fast`, `mc`,
 //! with settings (`expert:danger_weight=2`, `holder:knock_margin=2`, `mc:samples=500`), and a
 //! one-line description of each ([`DESCRIPTIONS`], [`describe`]).
 
@@ -15,16 +15,16 @@ use crate::{
 };
 
 /// The names of the built-in agents, weakest first.
-pub const NAMES: [&str; 8] = ["random", "greedy", "simple", "taker", "holder", "expert", "mc-fast", "mc"];
+pub const NAMES: [&str; 8] = ["random", "taker", "greedy", "simple", "expert", "holder", "mc-fast", "mc"];
 
 /// One line on each built-in agent's style, in the order of [`NAMES`].
 pub const DESCRIPTIONS: [&str; 8] = [
     "a uniformly random legal action",
+    "a pile taker: takes the face-up card whenever it melds or would be kept, knocks at once",
     "the original Java project's heuristic: discards by deadwood, bridges and danger, knocks at once",
     "the EAAI sample player: takes the face-up card only for a meld, knocks at once",
-    "a pile taker: takes the face-up card whenever it melds or would be kept, knocks at once",
-    "a low holder: keeps its deadwood low and waits for gin, knocks only when an undercut looks unlikely",
     "a gin hunter: outs and danger, knocks only in the first turns and otherwise plays for gin",
+    "a low holder: keeps its deadwood low and waits for gin, knocks only when an undercut looks unlikely",
     "the expert with its knocks checked by a Monte Carlo search (200 futures)",
     "the expert with its knocks checked by a Monte Carlo search (2,000 futures)",
 ];
@@ -276,7 +276,7 @@ mod tests {
         let err = build(&"chess".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "unknown agent `chess`: expected one of random, greedy, simple, taker, holder, expert, mc-fast, mc"
+            "unknown agent `chess`: expected one of random, taker, greedy, simple, expert, holder, mc-fast, mc"
         );
         let err = build(&"taker:x=1".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(err.to_string(), "agent `taker` has no settings (found `x`)");

@@ -26,6 +26,7 @@ preset named by \"preset\" (standard when left out), as {\"preset\": \"pagat\", 
 The defaults shown are those of --rules (standard unless given).
   expert    the expert's parameters, in an agent spec (expert:danger_weight=2,knock_max_late=3) \
 or at the top level of a --param file; they also drive the expert inside mc-fast and mc.
+  holder    the low holder's parameters, in an agent spec only (holder:knock_margin=2).
   mc-fast   the search's settings at the mc-fast level, in a spec (mc-fast:samples=400) or in \
 the \"mc\" object of a --param file (which sets both levels).
   mc        the same settings at the mc level (mc:threads=2).";
@@ -36,6 +37,7 @@ Examples:
   gin settings
   gin settings rules --rules oklahoma
   gin settings expert
+  gin settings holder
   gin sim --a expert:danger_weight=2 --b mc-fast:samples=400";
 
 /// Which table of settings.
@@ -45,6 +47,8 @@ pub(crate) enum Table {
     Rules,
     /// The expert's parameters.
     Expert,
+    /// The low holder's parameters.
+    Holder,
     /// The search's settings at the mc-fast level.
     McFast,
     /// The search's settings at the mc level.
@@ -67,7 +71,7 @@ pub(crate) fn run(args: &SettingsArgs) -> Result<Outcome, Failure> {
     let params = AgentParams::default();
     let tables = match args.table {
         Some(table) => vec![table],
-        None => vec![Table::Rules, Table::Expert, Table::McFast, Table::Mc],
+        None => vec![Table::Rules, Table::Expert, Table::Holder, Table::McFast, Table::Mc],
     };
     let mut text = String::new();
     for (index, table) in tables.into_iter().enumerate() {
@@ -79,6 +83,7 @@ pub(crate) fn run(args: &SettingsArgs) -> Result<Outcome, Failure> {
             Table::Expert => {
                 ("expert (expert:NAME=VALUE, or the top level of --param FILE):".to_owned(), help(&params.expert))
             }
+            Table::Holder => ("holder (holder:NAME=VALUE):".to_owned(), help(&params.holder)),
             Table::McFast => {
                 ("mc-fast (mc-fast:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc_fast))
             }

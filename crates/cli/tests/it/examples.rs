@@ -386,7 +386,7 @@ fn commands(help: &str) -> Vec<String> {
 /// The agent specs with settings anywhere in `text`: `expert:danger_weight=2`,
 /// `mc:samples=500,threads=2` (not `expert:NAME=VALUE` or `expert:key=value,...`).
 fn agent_specs(text: &str) -> Vec<String> {
-    const AGENTS: [&str; 6] = ["random", "greedy", "simple", "expert", "mc-fast", "mc"];
+    const AGENTS: [&str; 8] = ["random", "greedy", "simple", "taker", "holder", "expert", "mc-fast", "mc"];
     let mut specs = Vec::new();
     for word in text.split_whitespace().filter(|word| !word.contains("...")) {
         let word = word.trim_matches(|c: char| "`'\"(),.;".contains(c));

@@ -405,7 +405,7 @@ fn setting_line<'a>(listing: &'a str, name: &str) -> Option<&'a str> {
 
 #[test]
 fn settings_lists_every_setting_of_every_table_with_the_defaults_of_the_rules_given() {
-    use gin_ai::{ExpertParams, McParams};
+    use gin_ai::{ExpertParams, HolderParams, McParams};
     use gin_rules::settings::Settings as _;
 
     let all = gin(&["settings"], "");
@@ -414,6 +414,7 @@ fn settings_lists_every_setting_of_every_table_with_the_defaults_of_the_rules_gi
         .iter()
         .map(|s| s.name)
         .chain(ExpertParams::table().iter().map(|s| s.name))
+        .chain(HolderParams::table().iter().map(|s| s.name))
         .chain(McParams::table().iter().map(|s| s.name));
     for name in names {
         assert!(setting_line(&all.stdout, name).is_some(), "`{name}` is missing:\n{}", all.stdout);
@@ -428,10 +429,12 @@ fn settings_lists_every_setting_of_every_table_with_the_defaults_of_the_rules_gi
     assert!(setting_line(&fast, "samples").unwrap().contains("(default 200)"), "{fast}");
     assert!(setting_line(&strong, "samples").unwrap().contains("(default 2000)"), "{strong}");
     assert!(setting_line(&strong, "danger_weight").is_none(), "only the asked table: {strong}");
+    let holder = gin(&["settings", "holder"], "").stdout;
+    assert!(setting_line(&holder, "knock_margin").unwrap().contains("(default 5.0)"), "{holder}");
 
     let bad = gin(&["settings", "everything"], "");
     assert_eq!(bad.code, Some(2));
-    assert!(bad.stderr.contains("possible values: rules, expert, mc-fast, mc"), "{}", bad.stderr);
+    assert!(bad.stderr.contains("possible values: rules, expert, holder, mc-fast, mc"), "{}", bad.stderr);
 }
 
 #[test]

@@ -220,7 +220,7 @@ fn bad_input_is_a_usage_error_with_a_clear_message() {
     let cases: [(&[&str], &str); 10] = [
         (
             &["--a", "chess"],
-            "error: --a chess: unknown agent `chess`: expected one of random, greedy, simple, taker, holder, expert, mc-fast, mc",
+            "error: --a chess: unknown agent `chess`: expected one of random, taker, greedy, simple, expert, holder, mc-fast, mc",
         ),
         (
             &["--a", "random", "--b", "simple:depth=3"],
