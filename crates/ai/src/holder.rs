@@ -13,14 +13,16 @@
 //! - *Knocks*: gin always; with deadwood, at once in the hand's first draws, and after that only
 //!   when the deadwood is below an estimate of the opponent's (which falls with every draw and
 //!   every card it took from the pile, less what it can expect to lay off on the melds shown) by
-//!   a margin. Otherwise it plays on for gin with its hand kept low, ready to undercut.
+//!   a margin, a wider one against an opponent seen to knock with deadwood after the first draws
+//!   of a hand (a player who knocks as soon as it can knocks into a low hand). Otherwise it plays
+//!   on for gin with its hand kept low, ready to undercut.
 //!
 //! Every number is in [`HolderParams`], which an agent spec (`holder:knock_margin=2`) overrides.
 
 use gin_cards::{Card, CardSet, Rank};
 use gin_engine::{Action, Agent, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
-use gin_rules::{Arrangement, Player, Ruleset, Showing, Solver, field_setting};
+use gin_rules::{Arrangement, KnockKind, Player, Ruleset, Showing, Solver, field_setting};
 
 use crate::Tracker;
 
@@ -64,6 +66,10 @@ pub struct HolderParams {
     /// Weigh a face-up card that lowers the deadwood (without a meld) by the full cost of the
     /// hand kept after taking it against the average after a stock draw, instead of by deadwood.
     pub lookahead: bool,
+    /// The knock margin against an opponent seen to knock with deadwood after the hand's first
+    /// `early_draws` draws in this game (a player who knocks as soon as it can): holding a low
+    /// hand against it wins undercuts.
+    pub knocker_margin: f64,
 }
 
 impl Default for HolderParams {
@@ -84,6 +90,7 @@ impl Default for HolderParams {
             layoff_weight: 1.0,
             discard_factor: 2.5,
             lookahead: true,
+            knocker_margin: 12.0,
         }
     }
 }
@@ -161,6 +168,11 @@ impl Settings for HolderParams {
                 Kind::Bool,
                 "Weigh a face-up card that lowers the deadwood by the full cost of the hand kept, against a stock draw's average."
             ),
+            field_setting!(
+                knocker_margin,
+                POINTS,
+                "The knock margin against an opponent seen to knock with deadwood after the first draws in this game."
+            ),
         ];
         TABLE
     }
@@ -176,6 +188,8 @@ pub struct HolderAgent {
     seat: Player,
     /// The values of the opponent's last two discards this hand, the latest first.
     opponent_sheds: [Option<u8>; 2],
+    /// Whether the opponent knocked with deadwood after the first draws of a hand in this game.
+    opponent_knocks_late: bool,
 }
 
 impl Default for HolderAgent {
@@ -233,6 +247,7 @@ impl HolderAgent {
             solver: Solver::ACE_LOW,
             seat: Player::One,
             opponent_sheds: [None; 2],
+            opponent_knocks_late: false,
         }
     }
 
@@ -424,7 +439,8 @@ impl HolderAgent {
             }
             // The layoffs only lower the estimate: the arrangements are weighed only when the
             // knock passes without them.
-            let needed = f64::from(deadwood) + self.params.knock_margin;
+            let margin = if self.opponent_knocks_late { self.params.knocker_margin } else { self.params.knock_margin };
+            let needed = f64::from(deadwood) + margin;
             let estimate = self.opponent_estimate(view);
             if needed <= estimate {
                 let (_, layoffs) = self.knock_arrangement(view, &odds, kept);
@@ -451,11 +467,17 @@ impl Agent for HolderAgent {
         self.solver = rules.solver();
         self.seat = seat;
         self.opponent_sheds = [None; 2];
+        self.opponent_knocks_late = false;
     }
 
     fn observe(&mut self, event: &Event) {
         match *event {
             Event::HandStarted { .. } => self.opponent_sheds = [None; 2],
+            Event::Knocked { player, kind: KnockKind::Knock, .. }
+                if player != self.seat && self.tracker.draws() >= self.params.early_draws =>
+            {
+                self.opponent_knocks_late = true;
+            }
             Event::Discarded { player, card } if player != self.seat => {
                 self.opponent_sheds = [Some(card.value()), self.opponent_sheds[0]];
             }
@@ -604,6 +626,47 @@ mod tests {
         assert_eq!(Position::new(Phase::Discard, one, "", 24, 8).choice(), Action::Discard { card: card("KC") });
         assert_eq!(Position::new(Phase::Discard, one, "", 28, 3).choice(), Action::Discard { card: card("KC") });
         assert_eq!(Position::new(Phase::Discard, one, "", 3, 28).choice(), Action::knock(card("KC")));
+    }
+
+    #[test]
+    fn holds_longer_against_an_opponent_seen_to_knock_late() {
+        // Deadwood 3 after the KC goes, at the eighth draw: under the estimate by more than
+        // `knock_margin`, not by `knocker_margin`.
+        let position = Position::new(Phase::Discard, "AS 2S 3S 7H 8H 9H JD QD KD 3C KC", "", 8, 23);
+        let mut holder = HolderAgent::default();
+        holder.start_game(Player::One, &position.rules, 1);
+        assert_eq!(holder.choose(&position.view(), &position.legal()), Action::knock(card("KC")));
+        // A hand in which the opponent knocked with deadwood at the eighth draw.
+        let hands = ByPlayer::new(Some(cards("4S 5S 6S 4H 5H 6H 4D 5D 6D 2C")), None);
+        holder.observe(&Event::HandStarted {
+            number: 1,
+            dealer: Player::Two,
+            upcard: card("TC"),
+            knock_limit: 10,
+            hands,
+        });
+        for _ in 0..8 {
+            holder.observe(&Event::DrewStock { player: Player::Two, card: None });
+        }
+        let shown = Showing::of_arrangement(&Solver::ACE_LOW.best_arrangement(cards("7C 8C 9C JH QH KH TS TD TH AD")));
+        let shown = shown.unwrap();
+        holder.observe(&Event::Knocked {
+            player: Player::Two,
+            kind: KnockKind::Knock,
+            discard: Some(card("JC")),
+            shown,
+        });
+        holder.observe(&Event::HandStarted {
+            number: 2,
+            dealer: Player::One,
+            upcard: card("TC"),
+            knock_limit: 10,
+            hands,
+        });
+        assert_eq!(holder.choose(&position.view(), &position.legal()), Action::Discard { card: card("KC") });
+        // A new game forgets it.
+        holder.start_game(Player::One, &position.rules, 2);
+        assert_eq!(holder.choose(&position.view(), &position.legal()), Action::knock(card("KC")));
     }
 
     #[test]
