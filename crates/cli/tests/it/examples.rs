@@ -169,15 +169,25 @@ fn help_examples(origin: &str, help: &str) -> Vec<Example> {
         .collect()
 }
 
-/// The command lines of the fenced code blocks of a Markdown file.
+/// The command lines of the fenced code blocks of a Markdown file: in a block that shows a
+/// session (some lines start with a `$ ` prompt), the prompted lines; in others, every line.
 fn code_block_examples(origin: &str, markdown: &str) -> Vec<Example> {
     let mut found = Vec::new();
+    let mut block: Vec<(usize, &str)> = Vec::new();
     let mut inside = false;
     for (number, line) in markdown.lines().enumerate() {
         if line.trim_start().starts_with("```") {
+            if inside {
+                let session = block.iter().any(|(_, line)| line.trim_start().starts_with("$ "));
+                for (number, line) in block.drain(..) {
+                    if !session || line.trim_start().starts_with("$ ") {
+                        found.extend(parse_command(&format!("{origin}:{}", number + 1), line));
+                    }
+                }
+            }
             inside = !inside;
         } else if inside {
-            found.extend(parse_command(&format!("{origin}:{}", number + 1), line));
+            block.push((number, line));
         }
     }
     found
