@@ -316,39 +316,13 @@ impl Situation<'_> {
 
 impl ExpertAgent {
     fn situation<'a>(&'a self, view: &PlayerView<'_>) -> Situation<'a> {
-        let unseen = self.tracker.unseen(view.hand);
-        let known = view.opponent_known;
-        let unknown_slots = view.opponent_cards.saturating_sub(known.len()) as f64;
-        let base = if unseen.is_empty() { 0.0 } else { (unknown_slots / unseen.len() as f64).min(1.0) };
-        // Cards next to what the opponent let go are less likely in its hand.
-        let let_go = self.tracker.opponent_refused() | self.tracker.opponent_discarded();
-        let mut related = CardSet::EMPTY;
-        for card in let_go {
-            related |= CardSet::of_rank(card.rank());
-            let mask = 1u16 << card.rank().index();
-            related |= CardSet::from_suit_mask(card.suit(), (mask << 1) | (mask >> 1) | (mask << 2) | (mask >> 2));
-        }
-        // Cards that meld with what the opponent took from the pile are more likely in its hand.
-        let mut wanted = CardSet::EMPTY;
-        for card in self.tracker.opponent_took() {
-            wanted |= CardSet::of_rank(card.rank());
-            let mask = 1u16 << card.rank().index();
-            wanted |= CardSet::from_suit_mask(card.suit(), (mask << 1) | (mask >> 1) | (mask << 2) | (mask >> 2));
-        }
-        let mut opponent = [0.0; 64];
-        for card in unseen {
-            let mut p = base;
-            if wanted.contains(card) {
-                p *= self.params.pickup_boost;
-            }
-            if related.contains(card) {
-                p *= self.params.refusal_discount;
-            }
-            opponent[usize::from(card.bit())] = p.min(0.95);
-        }
-        for card in known {
-            opponent[usize::from(card.bit())] = 1.0;
-        }
+        let (unseen, opponent) = self.tracker.opponent_chances(
+            view.hand,
+            view.opponent_known,
+            view.opponent_cards,
+            self.tracker.opponent_took(),
+            (self.params.pickup_boost, self.params.refusal_discount),
+        );
         Situation { solver: self.solver, params: &self.params, unseen, knock_limit: view.knock_limit, opponent }
     }
 

@@ -230,14 +230,6 @@ impl Odds {
     }
 }
 
-/// The cards that meld with `card` in some set or run of three: its rank, and its suit within
-/// two ranks.
-fn partners(card: Card) -> CardSet {
-    let mask = 1u16 << card.rank().index();
-    let near = (mask << 1) | (mask >> 1) | (mask << 2) | (mask >> 2);
-    (CardSet::of_rank(card.rank()) | CardSet::from_suit_mask(card.suit(), near & 0x1fff)).without(card)
-}
-
 impl HolderAgent {
     /// A low holder with these parameters.
     pub fn new(params: HolderParams) -> HolderAgent {
@@ -258,32 +250,13 @@ impl HolderAgent {
 
     /// The estimate of the opponent's hand from what it took, refused and discarded.
     fn odds(&self, view: &PlayerView<'_>) -> Odds {
-        let unseen = self.tracker.unseen(view.hand);
-        let known = view.opponent_known;
-        let slots = view.opponent_cards.saturating_sub(known.len()) as f64;
-        let base = if unseen.is_empty() { 0.0 } else { (slots / unseen.len() as f64).min(1.0) };
-        let mut let_go = CardSet::EMPTY;
-        for card in self.tracker.opponent_refused() | self.tracker.opponent_discarded() {
-            let_go |= partners(card);
-        }
-        let mut wanted = CardSet::EMPTY;
-        for card in known {
-            wanted |= partners(card);
-        }
-        let mut opponent = [0.0; 64];
-        for card in unseen {
-            let mut p = base;
-            if wanted.contains(card) {
-                p *= self.params.pickup_boost;
-            }
-            if let_go.contains(card) {
-                p *= self.params.refusal_discount;
-            }
-            opponent[usize::from(card.bit())] = p.min(0.95);
-        }
-        for card in known {
-            opponent[usize::from(card.bit())] = 1.0;
-        }
+        let (unseen, opponent) = self.tracker.opponent_chances(
+            view.hand,
+            view.opponent_known,
+            view.opponent_cards,
+            view.opponent_known,
+            (self.params.pickup_boost, self.params.refusal_discount),
+        );
         Odds { unseen, opponent }
     }
 

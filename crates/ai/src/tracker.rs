@@ -133,6 +133,52 @@ impl Tracker {
         let pile: CardSet = self.pile.iter().copied().collect();
         CardSet::FULL - hand - pile - self.opponent_holds
     }
+
+    /// The cards not seen beside `hand`, and the chance that the opponent holds each (by bit):
+    /// its unknown cards spread evenly over the unseen ones, times `pickup_boost` for a card that
+    /// melds with one of `took` (the cards it took from the pile that the agent counts), times
+    /// `refusal_discount` for a card that melds with one it refused or discarded, at most 0.95;
+    /// 1 for the cards it is known to hold (`known`). The expert's and the low holder's estimate.
+    pub(crate) fn opponent_chances(
+        &self,
+        hand: CardSet,
+        known: CardSet,
+        opponent_cards: usize,
+        took: CardSet,
+        (pickup_boost, refusal_discount): (f64, f64),
+    ) -> (CardSet, [f64; 64]) {
+        let unseen = self.unseen(hand);
+        let slots = opponent_cards.saturating_sub(known.len()) as f64;
+        let base = if unseen.is_empty() { 0.0 } else { (slots / unseen.len() as f64).min(1.0) };
+        let near = |cards: CardSet| cards.iter().fold(CardSet::EMPTY, |near, card| near | meld_partners(card));
+        // Cards next to what the opponent let go are less likely in its hand, cards that meld
+        // with what it took more likely.
+        let let_go = near(self.opponent_refused() | self.opponent_discarded());
+        let wanted = near(took);
+        let mut opponent = [0.0; 64];
+        for card in unseen {
+            let mut p = base;
+            if wanted.contains(card) {
+                p *= pickup_boost;
+            }
+            if let_go.contains(card) {
+                p *= refusal_discount;
+            }
+            opponent[usize::from(card.bit())] = p.min(0.95);
+        }
+        for card in known {
+            opponent[usize::from(card.bit())] = 1.0;
+        }
+        (unseen, opponent)
+    }
+}
+
+/// The cards that could meld with `card` (itself included): its rank, and its suit within two
+/// ranks.
+fn meld_partners(card: Card) -> CardSet {
+    let mask = 1u16 << card.rank().index();
+    let near = (mask << 1) | (mask >> 1) | (mask << 2) | (mask >> 2);
+    CardSet::of_rank(card.rank()) | CardSet::from_suit_mask(card.suit(), near & 0x1fff)
 }
 
 #[cfg(test)]
