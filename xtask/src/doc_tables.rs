@@ -27,7 +27,14 @@ pub(crate) fn tables() -> Vec<DocTable> {
     let preset_columns: Vec<(&str, &Ruleset)> = presets.iter().map(|(name, rules)| (*name, rules)).collect();
     vec![
         DocTable { file: "docs/rules.md", name: "rules", text: markdown(&preset_columns) },
-        DocTable { file: "docs/agents.md", name: "expert", text: markdown(&[("default", &ExpertParams::default())]) },
+        DocTable {
+            file: "docs/agents.md",
+            name: "expert",
+            text: markdown(&[
+                ("`expert`", &ExpertParams::default()),
+                ("inside `mc-fast` and `mc`", &ExpertParams::searching()),
+            ]),
+        },
         DocTable { file: "docs/agents.md", name: "holder", text: markdown(&[("default", &HolderParams::default())]) },
         DocTable {
             file: "docs/agents.md",

@@ -59,6 +59,16 @@ pub struct ExpertParams {
     pub high_from: u32,
 }
 
+impl ExpertParams {
+    /// The expert inside the search (`mc-fast` and `mc`): it weighs the chance of gin far more and
+    /// the danger of a discard less than the `expert` agent does, as the low holder does. With the
+    /// search's knocks, these weights win more against every careful style (`expert`, `holder`);
+    /// the `expert` agent alone, which knocks by a plain rule, keeps its own.
+    pub fn searching() -> ExpertParams {
+        ExpertParams { gin_outs_weight: 30.0, danger_weight: 2.0, ..ExpertParams::default() }
+    }
+}
+
 impl Default for ExpertParams {
     fn default() -> ExpertParams {
         ExpertParams {

@@ -253,6 +253,11 @@ impl McAgent {
         &self.params
     }
 
+    /// The parameters of the expert it searches over.
+    pub fn expert_params(&self) -> &ExpertParams {
+        self.expert.params()
+    }
+
     /// The weight of each knock threshold, prior and evidence together (not normalized).
     fn threshold_weights(&self) -> [f64; THRESHOLDS] {
         let p = &self.params;

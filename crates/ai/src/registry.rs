@@ -107,12 +107,15 @@ impl fmt::Display for AgentSpec {
 /// The settings a parameter file (`--param FILE`) gives the built-in agents: a JSON object of
 /// expert parameters, with the search's settings in an optional `"mc"` object, as in
 /// `{"danger_weight": 3, "mc": {"samples": 500}}`. The `mc` settings apply to `mc` and `mc-fast`
-/// over their own levels; the expert parameters to `expert` and to the expert inside them.
+/// over their own levels; the expert parameters to `expert` and to the expert inside them (each
+/// over its own defaults: [`ExpertParams::default`], [`ExpertParams::searching`]).
 /// The low holder's parameters (`holder`) come from its defaults and its spec only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentParams {
     /// The expert's parameters.
     pub expert: ExpertParams,
+    /// The parameters of the expert inside `mc-fast` and `mc`.
+    pub search_expert: ExpertParams,
     /// The low holder's parameters (a parameter file does not set them).
     pub holder: HolderParams,
     /// The search's settings at the `mc-fast` level.
@@ -125,6 +128,7 @@ impl Default for AgentParams {
     fn default() -> AgentParams {
         AgentParams {
             expert: ExpertParams::default(),
+            search_expert: ExpertParams::searching(),
             holder: HolderParams::default(),
             mc_fast: McParams::fast(),
             mc: McParams::strong(),
@@ -171,6 +175,7 @@ impl AgentParams {
             Some(_) => return Err(ParamsError::McNotAnObject),
         }
         params.expert.set_all(&fields).map_err(ParamsError::Expert)?;
+        params.search_expert.set_all(&fields).map_err(ParamsError::Expert)?;
         Ok(params)
     }
 }
@@ -242,14 +247,30 @@ fn holder(spec: &AgentSpec, params: &AgentParams) -> Result<HolderAgent, SpecErr
     Ok(HolderAgent::new(holder))
 }
 
-/// The searcher a spec named `mc` or `mc-fast` describes.
+/// The searcher a spec named `mc` or `mc-fast` describes: its settings are the search's
+/// ([`McParams`]) and the expert's inside it ([`ExpertParams`]), as in `mc:samples=500,danger_weight=3`.
 fn search(spec: &AgentSpec, params: &AgentParams) -> Result<McAgent, SpecError> {
     let (name, mut search) =
         if spec.name == "mc" { ("mc", params.mc.clone()) } else { ("mc-fast", params.mc_fast.clone()) };
+    let mut expert = params.search_expert.clone();
     for (key, value) in &spec.settings {
-        search.set_text(key, value).map_err(|error| SpecError::Setting { agent: spec.name.clone(), error })?;
+        let known = |table: &[&str]| table.contains(&key.as_str());
+        let result = if known(&setting_names::<McParams>()) {
+            search.set_text(key, value)
+        } else if known(&setting_names::<ExpertParams>()) {
+            expert.set_text(key, value)
+        } else {
+            let valid = [setting_names::<McParams>(), setting_names::<ExpertParams>()].concat().join(", ");
+            Err(SettingError::Unknown { name: key.clone(), valid })
+        };
+        result.map_err(|error| SpecError::Setting { agent: spec.name.clone(), error })?;
     }
-    Ok(McAgent::new(name, search, params.expert.clone()))
+    Ok(McAgent::new(name, search, expert))
+}
+
+/// The names of a settings table, in order.
+fn setting_names<T: Settings>() -> Vec<&'static str> {
+    T::table().iter().map(|setting| setting.name).collect()
 }
 
 #[cfg(test)]
@@ -294,6 +315,27 @@ mod tests {
         );
         let err = build(&"expert:danger_weight=500".parse().unwrap(), &AgentParams::default()).err().unwrap();
         assert_eq!(err.to_string(), "agent `expert`: setting `danger_weight` must be from -100 to 100, found 500");
+    }
+
+    #[test]
+    fn a_search_spec_sets_the_search_and_the_expert_inside_it() {
+        let params = AgentParams::default();
+        assert_eq!(params.search_expert, ExpertParams::searching());
+        assert_ne!(params.search_expert, params.expert);
+        let spec = "mc-fast:samples=64,gin_outs_weight=4,danger_weight=3".parse().unwrap();
+        let tuned = search(&spec, &params).unwrap();
+        assert_eq!(tuned.params().samples, 64);
+        assert_eq!(tuned.expert_params(), &ExpertParams::default());
+        assert_eq!(search(&"mc".parse().unwrap(), &params).unwrap().expert_params(), &ExpertParams::searching());
+        let err = build(&"mc:dangerweight=1".parse().unwrap(), &params).err().unwrap().to_string();
+        assert!(err.starts_with("agent `mc`: unknown setting `dangerweight`; valid settings: samples,"), "{err}");
+        assert!(err.contains("evidence, deadwood_weight,") && err.ends_with("high_from"), "{err}");
+        let err = build(&"mc:danger_weight=500".parse().unwrap(), &params).err().unwrap().to_string();
+        assert_eq!(err, "agent `mc`: setting `danger_weight` must be from -100 to 100, found 500");
+        // A parameter file sets both experts, each over its own defaults.
+        let file = AgentParams::from_json(r#"{"danger_weight": 5}"#).unwrap();
+        assert_eq!((file.expert.danger_weight, file.search_expert.danger_weight), (5.0, 5.0));
+        assert_eq!((file.expert.gin_outs_weight, file.search_expert.gin_outs_weight), (4.0, 30.0));
     }
 
     #[test]

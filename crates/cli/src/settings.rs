@@ -7,8 +7,10 @@ use std::io::{self, Write as _};
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
+use gin_ai::ExpertParams;
 use gin_ai::registry::AgentParams;
-use gin_rules::settings::help;
+use gin_rules::settings::{Settings, help};
+use serde_json::Value;
 
 use crate::rules_arg::RulesArg;
 use crate::{Failure, Outcome};
@@ -25,7 +27,9 @@ Where each table is used:
 preset named by \"preset\" (standard when left out), as {\"preset\": \"pagat\", \"knock_limit\": 7}. \
 The defaults shown are those of --rules (standard unless given).
   expert    the expert's parameters, in an agent spec (expert:danger_weight=2,knock_max_late=3) \
-or at the top level of a --param file; they also drive the expert inside mc-fast and mc.
+or at the top level of a --param file. The expert inside mc-fast and mc takes the same \
+parameters, over defaults of its own (listed with mc-fast and mc), in their specs \
+(mc:danger_weight=3) or at the top level of a --param file (which sets both experts).
   holder    the low holder's parameters, in an agent spec only (holder:knock_margin=2).
   mc-fast   the search's settings at the mc-fast level, in a spec (mc-fast:samples=400) or in \
 the \"mc\" object of a --param file (which sets both levels).
@@ -65,6 +69,25 @@ pub(crate) struct SettingsArgs {
     rules: RulesArg,
 }
 
+/// The line under a search level's settings on the expert inside it: which of its defaults
+/// differ from the `expert` agent's.
+fn inner_expert(params: &AgentParams) -> String {
+    let (Value::Object(own), Value::Object(inner)) =
+        (params.expert.to_json_value(), params.search_expert.to_json_value())
+    else {
+        return String::new();
+    };
+    let differ: Vec<String> = ExpertParams::table()
+        .iter()
+        .filter(|setting| own.get(setting.name) != inner.get(setting.name))
+        .filter_map(|setting| inner.get(setting.name).map(|value| format!("{}={value}", setting.name)))
+        .collect();
+    format!(
+        "  + the expert parameters (gin settings expert), for the expert inside the search, whose defaults differ in: {}\n",
+        differ.join(", ")
+    )
+}
+
 /// Runs `gin settings`.
 pub(crate) fn run(args: &SettingsArgs) -> Result<Outcome, Failure> {
     let (rules, source) = args.rules.load().map_err(Failure::usage)?;
@@ -84,10 +107,13 @@ pub(crate) fn run(args: &SettingsArgs) -> Result<Outcome, Failure> {
                 ("expert (expert:NAME=VALUE, or the top level of --param FILE):".to_owned(), help(&params.expert))
             }
             Table::Holder => ("holder (holder:NAME=VALUE):".to_owned(), help(&params.holder)),
-            Table::McFast => {
-                ("mc-fast (mc-fast:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc_fast))
+            Table::McFast => (
+                "mc-fast (mc-fast:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(),
+                help(&params.mc_fast) + &inner_expert(&params),
+            ),
+            Table::Mc => {
+                ("mc (mc:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc) + &inner_expert(&params))
             }
-            Table::Mc => ("mc (mc:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc)),
         };
         let _ = writeln!(text, "{heading}");
         text.push_str(&body);
