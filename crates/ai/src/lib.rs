@@ -32,7 +32,7 @@ pub use expert::{ExpertAgent, ExpertParams};
 pub use greedy::GreedyAgent;
 pub use hint::{Advisor, Hint, Reason};
 pub use holder::{HolderAgent, HolderParams};
-pub use mc::{McAgent, McParams};
+pub use mc::{McAgent, McParams, calibration};
 pub use simple::SimpleAgent;
 pub use taker::TakerAgent;
 pub use tracker::Tracker;

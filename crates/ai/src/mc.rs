@@ -21,6 +21,12 @@
 //! loses weight the longer the opponent goes without knocking. The futures' opponent then plays
 //! by that threshold, with a bot's policies at 10 and a gin hunter's below.
 //!
+//! The futures' estimates are biased, and not by a constant. A knock is therefore decided by a
+//! learned [`calibration`]: a linear model over the two estimates (knock now, play on) and what
+//! the table shows, trained by self-play on counterfactuals and shipped as a small data file.
+//! With `calibrated=false`, or without usable weights, a knock must beat playing on by
+//! `knock_margin` instead.
+//!
 //! By default only the knock is searched: the discard and draw searches lose games, probably
 //! because the playouts continue with plain policies that undo what the expert keeps a hand for
 //! (figures in docs/agents.md).
@@ -28,6 +34,7 @@
 //! The futures are split into fixed chunks with their own seeds, so the choice is the same for any
 //! number of threads.
 
+pub mod calibration;
 mod odds;
 mod playout;
 
@@ -40,6 +47,7 @@ use gin_rules::settings::{Kind, Setting, SettingError, Settings};
 use gin_rules::{KnockKind, Player, Ruleset, Showing, field_setting};
 
 use crate::{Advisor, ExpertAgent, ExpertParams, Hint, Reason};
+use calibration::{KnockCalibration, KnockCase};
 use odds::WinOdds;
 use playout::{Style, Table};
 
@@ -79,6 +87,9 @@ pub struct McParams {
     /// How strongly one observation speaks: a threshold it contradicts keeps 1 / (1 + evidence)
     /// of its weight.
     pub evidence: f64,
+    /// Decide knocks by the learned calibration of the search's estimates
+    /// (`crates/ai/data/knock-calibration.json`) instead of `knock_margin`.
+    pub calibrated: bool,
 }
 
 impl McParams {
@@ -102,6 +113,7 @@ impl McParams {
             prior_holds: 4.0,
             prior_between: 0.0,
             evidence: 20.0,
+            calibrated: true,
         }
     }
 }
@@ -159,6 +171,11 @@ impl Settings for McParams {
                 evidence,
                 EVIDENCE,
                 "How strongly one observation speaks: a threshold it contradicts keeps 1 / (1 + evidence) of its weight."
+            ),
+            field_setting!(
+                calibrated,
+                Kind::Bool,
+                "Decide knocks by the learned calibration of the search's estimates instead of `knock_margin`."
             ),
         ];
         TABLE
@@ -225,6 +242,11 @@ pub struct McAgent {
     /// with, 0 to 10): a factor per threshold on the prior, from the deadwood of its knocks and of
     /// the hands it held on to at showdowns.
     opponent_threshold: [f64; THRESHOLDS],
+    /// The learned knock decision, when `calibrated` and the weights file is usable.
+    calibration: Option<KnockCalibration>,
+    /// The last decision's knock case, with the knock's discard and the play-on discard: what
+    /// the training plays out both ways.
+    last_knock: Option<(KnockCase, Card, Card)>,
 }
 
 /// The knock thresholds the opponent model tells apart: 0 (gin only) to 10.
@@ -236,7 +258,6 @@ impl McAgent {
         let rules = Ruleset::eaai();
         McAgent {
             name,
-            params,
             expert: ExpertAgent::new(expert),
             rng: random::seeded_rng(0),
             seed: 0,
@@ -245,7 +266,26 @@ impl McAgent {
             seat: Player::One,
             knock_limit: 10,
             opponent_threshold: [1.0; THRESHOLDS],
+            calibration: if params.calibrated { KnockCalibration::shipped() } else { None },
+            last_knock: None,
+            params,
         }
+    }
+
+    /// Whether knocks are decided by the learned calibration (the setting is on and the weights
+    /// file is usable).
+    pub fn is_calibrated(&self) -> bool {
+        self.calibration.is_some()
+    }
+
+    /// The last decision's knock case, if it weighed a knock against playing on.
+    pub(crate) fn last_knock_case(&self) -> Option<(KnockCase, Card, Card)> {
+        self.last_knock
+    }
+
+    /// The chance of winning the game from this score once a hand scores `points`.
+    pub(crate) fn win_chance(&self, mine: u32, theirs: u32, points: i32) -> f64 {
+        self.odds.after(mine, theirs, points)
     }
 
     /// Its settings.
@@ -342,9 +382,9 @@ impl McAgent {
         (list.len() > 1).then_some(list)
     }
 
-    /// Searches `candidates` and returns the one to play.
     /// Searches `candidates` and returns the one to play, and the mean value of each (the chance
-    /// of winning the game, less the knock margin for knocks).
+    /// of winning the game, less the knock margin for knocks). With a calibration, a knock is
+    /// weighed against the expert's discard by the learned gain instead.
     fn search(
         &mut self,
         view: &PlayerView<'_>,
@@ -355,16 +395,44 @@ impl McAgent {
         let means = search.run(seed, &self.params);
         // The expert's choice (first) stands unless a rival beats it by the margin; knocks are
         // compared without it.
-        let mut best = 0;
-        for i in 1..candidates.len() {
-            let margin =
-                if matches!(candidates[i], Candidate::Knock(_)) || matches!(candidates[best], Candidate::Knock(_)) {
-                    0.0
+        let is_knock = |c: &Candidate| matches!(c, Candidate::Knock(_));
+        let pick = |indices: &mut dyn Iterator<Item = usize>| {
+            let first = indices.next()?;
+            Some(indices.fold(first, |best, i| {
+                let margin =
+                    if is_knock(&candidates[i]) || is_knock(&candidates[best]) { 0.0 } else { self.params.margin };
+                if means[i] > means[best] + margin { i } else { best }
+            }))
+        };
+        let best = pick(&mut (0..candidates.len()))?;
+        let knock = candidates.iter().position(is_knock);
+        let play_on = candidates.iter().position(|c| matches!(c, Candidate::Discard(_)));
+        if let (Some(k), Some(p)) = (knock, play_on)
+            && let (Candidate::Knock(knock_card), Candidate::Discard(play_on_card)) = (candidates[k], candidates[p])
+        {
+            let weights = self.threshold_weights();
+            let deadwood = view.rules.solver().min_deadwood(view.hand.without(knock_card));
+            let below: f64 = weights[..(deadwood as usize).min(THRESHOLDS)].iter().sum();
+            let me = view.seat;
+            let case = KnockCase {
+                knock: means[k] + self.params.knock_margin,
+                play_on: means[p],
+                deadwood,
+                stock: view.stock_size,
+                opponent_turns: self.expert.tracker().opponent_discarded().len(),
+                threshold_below: below / weights.iter().sum::<f64>(),
+                expert_knocks: k == 0,
+                mine: view.score.points[me],
+                theirs: view.score.points[me.opponent()],
+            };
+            self.last_knock = Some((case, knock_card, play_on_card));
+            if let Some(calibration) = &self.calibration {
+                let choice = if calibration.gain(&case) > 0.0 {
+                    k
                 } else {
-                    self.params.margin
+                    pick(&mut (0..candidates.len()).filter(|&i| !is_knock(&candidates[i])))?
                 };
-            if means[i] > means[best] + margin {
-                best = i;
+                return Some((candidates[choice], means));
             }
         }
         Some((candidates[best], means))
@@ -373,6 +441,7 @@ impl McAgent {
     /// The choice, with the expert's reasons and the search's in `why` when asked for.
     fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], mut why: Option<&mut Vec<Reason>>) -> Action {
         self.rng = random::seeded_rng(view.decision_seed(self.seed));
+        self.last_knock = None;
         let base = match why {
             Some(_) => {
                 let hint = self.expert.advise(view, legal);
@@ -386,19 +455,14 @@ impl McAgent {
         let Some(candidates) = self.candidates(view, legal, base) else {
             return base;
         };
-        let Some((choice, means)) = self.search(view, &candidates) else {
+        let Some((choice, _)) = self.search(view, &candidates) else {
             return base;
         };
-        if let Some(why) = why {
-            let knock = candidates.iter().position(|c| matches!(c, Candidate::Knock(_)));
-            let play_on = candidates.iter().position(|c| !matches!(c, Candidate::Knock(_)));
-            if let (Some(k), Some(p)) = (knock, play_on)
-                && let Candidate::Knock(discard) = candidates[k]
-            {
-                let knocks = matches!(choice, Candidate::Knock(_));
-                let knock = means[k] + self.params.knock_margin;
-                why.push(Reason::Search { discard, knock, play_on: means[p], knocks });
-            }
+        if let Some(why) = why
+            && let Some((case, discard, _)) = self.last_knock
+        {
+            let knocks = matches!(choice, Candidate::Knock(_));
+            why.push(Reason::Search { discard, knock: case.knock, play_on: case.play_on, knocks });
         }
         if choice == candidates[0] {
             return base;
@@ -831,6 +895,55 @@ mod tests {
             }
         }
         assert!(searched > 5 && knocks > 0, "{searched} searched decisions, {knocks} knocks");
+    }
+
+    #[test]
+    fn knocks_follow_the_calibration_or_else_the_margin() {
+        let rules = Ruleset::eaai();
+        let shipped = KnockCalibration::shipped().expect("the shipped weights are usable");
+        let margin = McParams::fast().knock_margin;
+        let (mut cases, mut disagree) = (0, 0);
+        for calibrated in [true, false] {
+            for seed in 0..4 {
+                let params = McParams { samples: 48, calibrated, ..McParams::fast() };
+                let mut mc = McAgent::new("mc-fast", params, ExpertParams::searching());
+                assert_eq!(mc.is_calibrated(), calibrated);
+                let mut simple = crate::SimpleAgent::default();
+                let (mut game, mut events) = gin_engine::Game::new(&rules, seed);
+                mc.start_game(Player::One, &rules, seed);
+                simple.start_game(Player::Two, &rules, seed + 1);
+                while let Some(player) = game.to_act() {
+                    for event in events.drain(..) {
+                        mc.observe(&event.seen_by(Player::One));
+                        simple.observe(&event.seen_by(Player::Two));
+                    }
+                    let (legal, view) = (game.legal_actions(), game.view(player));
+                    let action = if player == Player::One {
+                        let action = mc.choose(&view, &legal);
+                        if let Some((case, knock, _)) = mc.last_knock_case() {
+                            let by_calibration = shipped.gain(&case) > 0.0;
+                            let by_margin = case.knock - margin > case.play_on;
+                            let knocked = action == Action::knock(knock);
+                            cases += 1;
+                            disagree += usize::from(by_calibration != by_margin);
+                            if calibrated {
+                                assert_eq!(knocked, by_calibration, "{case:?}");
+                            } else if (case.knock - margin - case.play_on).abs() > 1e-12 {
+                                assert_eq!(knocked, by_margin, "{case:?}");
+                            }
+                        }
+                        action
+                    } else {
+                        simple.choose(&view, &legal)
+                    };
+                    let showing =
+                        if player == Player::One { mc.show(&view, action) } else { simple.show(&view, action) };
+                    events = game.play_with(player, action, showing.as_ref()).unwrap();
+                }
+            }
+        }
+        // The two rules are not the same rule.
+        assert!(cases > 20 && disagree > 0, "{disagree} of {cases} decisions differ");
     }
 
     #[test]
