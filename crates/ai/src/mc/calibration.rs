@@ -128,7 +128,12 @@ impl KnockCalibration {
     /// The weights shipped in `crates/ai/data/knock-calibration.json`; `None` if that file holds
     /// no usable weights (the agents then knock by their margin).
     pub(crate) fn shipped() -> Option<KnockCalibration> {
-        KnockFile::parse(SHIPPED).ok().map(|file| KnockCalibration { weights: file.weights })
+        KnockCalibration::from_text(SHIPPED)
+    }
+
+    /// The weights of a weights file's text; `None` if it is not a usable file.
+    fn from_text(text: &str) -> Option<KnockCalibration> {
+        KnockFile::parse(text).ok().map(|file| KnockCalibration { weights: file.weights })
     }
 
     /// The expected gain in the chance of winning the game from knocking rather than playing on.
@@ -514,6 +519,10 @@ mod tests {
         let renamed = text.replace("\"opponent_turns\"", "\"turns\"");
         assert!(KnockFile::parse(&renamed).unwrap_err().to_string().contains("features"));
         assert!(KnockFile::parse("{").unwrap_err().to_string().starts_with("not a knock calibration file"));
+        // An unusable file means no calibration (the agents knock by their margin), not a panic.
+        assert_eq!(KnockCalibration::from_text("{}"), None);
+        assert_eq!(KnockCalibration::from_text(&other), None);
+        assert_eq!(KnockCalibration::from_text(&text), Some(KnockCalibration { weights: file.weights }));
     }
 
     #[test]
