@@ -62,6 +62,10 @@ pub enum Reason {
         play_on: f64,
         /// Whether the search chose to knock.
         knocks: bool,
+        /// When the learned knock calibration decided: its estimate of what knocking gains over
+        /// playing on, in the chance of winning the game (the search's estimates corrected for
+        /// their bias); it knocks when this is above 0.
+        learned: Option<f64>,
     },
 }
 

@@ -462,7 +462,8 @@ impl McAgent {
             && let Some((case, discard, _)) = self.last_knock
         {
             let knocks = matches!(choice, Candidate::Knock(_));
-            why.push(Reason::Search { discard, knock: case.knock, play_on: case.play_on, knocks });
+            let learned = self.calibration.as_ref().map(|calibration| calibration.gain(&case));
+            why.push(Reason::Search { discard, knock: case.knock, play_on: case.play_on, knocks, learned });
         }
         if choice == candidates[0] {
             return base;
@@ -878,12 +879,14 @@ mod tests {
                     let hint = mc.clone().advise(&view, &legal);
                     let action = mc.choose(&view, &legal);
                     assert_eq!(hint.action, action, "seed {seed}: {hint:?}");
-                    if let Some(&Reason::Search { discard, knock, play_on, knocks: knocked }) =
+                    if let Some(&Reason::Search { discard, knock, play_on, knocks: knocked, learned }) =
                         hint.reasons.first().filter(|r| matches!(r, Reason::Search { .. }))
                     {
                         searched += 1;
                         assert!((0.0..=1.0).contains(&knock) && (0.0..=1.0).contains(&play_on), "{hint:?}");
                         assert_eq!(knocked, action == Action::knock(discard), "{hint:?}");
+                        // The calibration decided, and the hint gives its figure.
+                        assert_eq!(learned.map(|gain| gain > 0.0), Some(knocked), "{hint:?}");
                         knocks += usize::from(knocked);
                     }
                     action

@@ -531,18 +531,32 @@ pub(super) fn reason(reason: &Reason, look: Look) -> String {
             100.0 * danger
         ),
         Reason::RefereeLaysOff => "the referee lays off the best way".to_owned(),
-        Reason::Search { discard, knock, play_on, knocks: true } => format!(
-            "knock now: knocking with {} wins the game in {:.0}% of the searched futures, playing on in {:.0}%",
-            c(discard),
-            100.0 * knock,
-            100.0 * play_on
-        ),
-        Reason::Search { discard, knock, play_on, knocks: false } => format!(
-            "play on: knocking with {} would win the game in {:.0}% of the searched futures, playing on in {:.0}%",
-            c(discard),
-            100.0 * knock,
-            100.0 * play_on
-        ),
+        Reason::Search { discard, knock, play_on, knocks, learned } => {
+            let searched = if knocks {
+                format!(
+                    "knock now: knocking with {} wins the game in {:.0}% of the searched futures, playing on in {:.0}%",
+                    c(discard),
+                    100.0 * knock,
+                    100.0 * play_on
+                )
+            } else {
+                format!(
+                    "play on: knocking with {} would win the game in {:.0}% of the searched futures, playing on in \
+                     {:.0}%",
+                    c(discard),
+                    100.0 * knock,
+                    100.0 * play_on
+                )
+            };
+            match learned {
+                // The futures' figures are biased; what self-play learned of that bias decides.
+                Some(gain) => format!(
+                    "{searched}; corrected for the search's bias, knocking gains {:+.1} points in 100",
+                    100.0 * gain
+                ),
+                None => searched,
+            }
+        }
     }
 }
 
@@ -721,13 +735,20 @@ mod tests {
             plain(&discard),
             "discard KS: leaves 12 deadwood, about 7.2 after the next draw; the opponent can meld it with chance 12%"
         );
-        let search = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: true };
+        let search = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: true, learned: None };
         assert_eq!(
             plain(&search),
             "knock now: knocking with 9H wins the game in 61% of the searched futures, playing on in 55%"
         );
-        let hold = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: false };
+        let hold = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: false, learned: None };
         assert!(plain(&hold).starts_with("play on: knocking with 9H would win"), "{}", plain(&hold));
+        let learned =
+            Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: false, learned: Some(-0.012) };
+        assert!(
+            plain(&learned).ends_with("in 55%; corrected for the search's bias, knocking gains -1.2 points in 100"),
+            "{}",
+            plain(&learned)
+        );
         // Cards take the session's look, red suits in colour.
         let coloured = reason(&Reason::Gin { discard: card("3D") }, Look { symbols: true, color: true });
         assert_eq!(coloured, "discarding \x1b[31m3♦\x1b[0m leaves gin");
