@@ -25,8 +25,8 @@ pub const DESCRIPTIONS: [&str; 8] = [
     "the EAAI sample player: takes the face-up card only for a meld, knocks at once",
     "a gin hunter: outs and danger, knocks only in the first turns and otherwise plays for gin",
     "a low holder: keeps its deadwood low and waits for gin, knocks only when an undercut looks unlikely",
-    "the expert with its knocks checked by a Monte Carlo search (200 futures)",
-    "the expert with its knocks checked by a Monte Carlo search (2,000 futures)",
+    "the expert with its knocks checked by a Monte Carlo search (200 futures) and a learned correction",
+    "the expert with its knocks checked by a Monte Carlo search (2,000 futures) and a learned correction",
 ];
 
 /// The one-line description of the built-in agent `name`, if there is one.
@@ -329,7 +329,7 @@ mod tests {
         assert_eq!(search(&"mc".parse().unwrap(), &params).unwrap().expert_params(), &ExpertParams::searching());
         let err = build(&"mc:dangerweight=1".parse().unwrap(), &params).err().unwrap().to_string();
         assert!(err.starts_with("agent `mc`: unknown setting `dangerweight`; valid settings: samples,"), "{err}");
-        assert!(err.contains("evidence, deadwood_weight,") && err.ends_with("high_from"), "{err}");
+        assert!(err.contains("evidence, calibrated, deadwood_weight,") && err.ends_with("high_from"), "{err}");
         let err = build(&"mc:danger_weight=500".parse().unwrap(), &params).err().unwrap().to_string();
         assert_eq!(err, "agent `mc`: setting `danger_weight` must be from -100 to 100, found 500");
         // A parameter file sets both experts, each over its own defaults.
