@@ -32,7 +32,8 @@ pub(crate) fn tables() -> Vec<DocTable> {
             name: "expert",
             text: markdown(&[
                 ("`expert`", &ExpertParams::default()),
-                ("inside `mc-fast` and `mc`", &ExpertParams::searching()),
+                ("inside `mc-fast`", &ExpertParams::searching()),
+                ("inside `mc`", &ExpertParams::deep()),
             ]),
         },
         DocTable { file: "docs/agents.md", name: "holder", text: markdown(&[("default", &HolderParams::default())]) },

@@ -50,13 +50,17 @@ pub struct ExpertParams {
     pub knock_max_late: u32,
     /// The stock size under which the late knock limit applies.
     pub late_stock: u32,
-    /// How many of the least-deadwood discards the draw decision weighs in full.
+    /// How many of the least-deadwood discards the draw decision weighs in full (and, at
+    /// `outlook_depth` 2, how many discards are weighed two draws ahead).
     pub candidates: usize,
     /// Deadwood above `high_from` counts at this fraction of its points in the outlook: against
     /// a player who knocks as soon as it can, only a hand near knock distance can undercut.
     pub high_slope: f64,
     /// Where deadwood starts to count at `high_slope`.
     pub high_from: u32,
+    /// How many draws the discard's outlook looks ahead: 1, or 2 to weigh the best few
+    /// discards by the outlook after the next draw and discard as well.
+    pub outlook_depth: u32,
 }
 
 impl ExpertParams {
@@ -66,6 +70,12 @@ impl ExpertParams {
     /// the `expert` agent alone, which knocks by a plain rule, keeps its own.
     pub fn searching() -> ExpertParams {
         ExpertParams { gin_outs_weight: 30.0, danger_weight: 2.0, ..ExpertParams::default() }
+    }
+
+    /// The expert inside `mc`: as [`ExpertParams::searching`], and its discards look two draws
+    /// ahead. That costs a few milliseconds a discard, which `mc` can spend and `mc-fast` cannot.
+    pub fn deep() -> ExpertParams {
+        ExpertParams { outlook_depth: 2, ..ExpertParams::searching() }
     }
 }
 
@@ -85,6 +95,7 @@ impl Default for ExpertParams {
             candidates: 3,
             high_slope: 1.0,
             high_from: 10,
+            outlook_depth: 1,
         }
     }
 }
@@ -143,7 +154,7 @@ impl Settings for ExpertParams {
             field_setting!(
                 candidates,
                 Kind::Int { min: 1, max: 11 },
-                "How many of the least-deadwood discards the draw decision weighs in full."
+                "How many of the least-deadwood discards the draw decision weighs in full (and, at `outlook_depth` 2, a discard two draws ahead)."
             ),
             field_setting!(
                 high_slope,
@@ -154,6 +165,11 @@ impl Settings for ExpertParams {
                 high_from,
                 Kind::Int { min: 0, max: 100 },
                 "Where deadwood starts to count at `high_slope`."
+            ),
+            field_setting!(
+                outlook_depth,
+                Kind::Int { min: 1, max: 2 },
+                "How many draws a discard's outlook looks ahead (2: the best few discards also by the draw after)."
             ),
         ];
         TABLE
@@ -219,16 +235,7 @@ impl ExpertAgent {
 
     /// The cost of each legal plain discard (lower is better), best first.
     pub(crate) fn ranked_discards(&self, view: &PlayerView<'_>, legal: &[Action]) -> Vec<(f64, Card)> {
-        let s = self.situation(view);
-        let mut ranked: Vec<(f64, Card)> = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Discard { card } => Some((s.discard_cost(view.hand.without(*card), *card), *card)),
-                _ => None,
-            })
-            .collect();
-        ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
-        ranked
+        self.situation(view).ranked(view.hand, legal)
     }
 }
 
@@ -247,9 +254,14 @@ impl Situation<'_> {
     /// The outlook of a 10-card hand: the deadwood it can expect after its next draw (keeping
     /// the drawn card only if it helps), less bonuses for the chance of a knockable or gin hand.
     fn outlook(&self, hand: CardSet) -> f64 {
+        self.outlook_over(hand, self.unseen)
+    }
+
+    /// The outlook of `hand` with the next draw among `unseen`.
+    fn outlook_over(&self, hand: CardSet, unseen: CardSet) -> f64 {
         let now = self.solver.min_deadwood(hand);
         let (mut weight, mut total, mut knockable, mut gin) = (0.0, 0.0, 0.0, 0.0);
-        for card in self.unseen {
+        for card in unseen {
             // A card the opponent probably holds is less likely to be drawn.
             let w = 1.0 - self.opponent[usize::from(card.bit())];
             let after = self.solver.best_discards(hand.with(card)).deadwood.min(now);
@@ -265,6 +277,54 @@ impl Situation<'_> {
         total / weight + p.deadwood_weight * self.shaped(now)
             - p.knock_outs_weight * knockable / weight
             - p.gin_outs_weight * gin / weight
+    }
+
+    /// The outlook two draws ahead: the mean, over the next draw, of the best outlook of the 10
+    /// cards kept after it (among the few discards that leave the least deadwood).
+    fn outlook_two(&self, hand: CardSet) -> f64 {
+        let (mut weight, mut total) = (0.0, 0.0);
+        for card in self.unseen {
+            let w = 1.0 - self.opponent[usize::from(card.bit())];
+            let cards = hand.with(card);
+            let mut ranked = [(u32::MAX, None::<Card>); 11];
+            for (slot, c) in ranked.iter_mut().zip(cards.iter()) {
+                *slot = (self.solver.min_deadwood(cards.without(c)), Some(c));
+            }
+            ranked.sort_unstable_by_key(|&(deadwood, _)| deadwood);
+            let rest = self.unseen.without(card);
+            let best = ranked
+                .iter()
+                .take(self.params.candidates.max(1))
+                .filter_map(|&(_, c)| c)
+                .map(|c| self.outlook_over(cards.without(c), rest))
+                .fold(f64::INFINITY, f64::min);
+            weight += w;
+            total += w * best;
+        }
+        if weight <= 0.0 { self.outlook(hand) } else { total / weight }
+    }
+
+    /// Every plain discard in `legal` with its cost, best first; at `outlook_depth` 2 the best
+    /// `candidates` of them are weighed again two draws ahead and come first.
+    fn ranked(&self, hand: CardSet, legal: &[Action]) -> Vec<(f64, Card)> {
+        let mut ranked: Vec<(f64, Card)> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Discard { card } => Some((self.discard_cost(hand.without(*card), *card), *card)),
+                _ => None,
+            })
+            .collect();
+        ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
+        if self.params.outlook_depth >= 2 {
+            let top = ranked.len().min(self.params.candidates.max(1));
+            let mut deep: Vec<(f64, Card)> = ranked[..top]
+                .iter()
+                .map(|&(_, card)| (self.outlook_two(hand.without(card)) + self.params.danger_weight * self.danger(card), card))
+                .collect();
+            deep.sort_by(|x, y| x.0.total_cmp(&y.0));
+            ranked.splice(..top, deep);
+        }
+        ranked
     }
 
     /// Deadwood as the outlook counts it: points above `high_from` count at `high_slope`.
@@ -366,16 +426,9 @@ impl ExpertAgent {
         }
         let s = self.situation(view);
         let hand = view.hand;
-        let mut best: Option<(f64, Card)> = None;
         let mut best_knock: Option<(u32, f64, Card)> = None;
         for action in legal {
             match action {
-                Action::Discard { card } => {
-                    let cost = s.discard_cost(hand.without(*card), *card);
-                    if best.is_none_or(|(c, _)| cost < c) {
-                        best = Some((cost, *card));
-                    }
-                }
                 Action::Knock { discard } => {
                     let deadwood = s.solver.min_deadwood(hand.without(*discard));
                     let danger = s.danger(*discard);
@@ -406,15 +459,9 @@ impl ExpertAgent {
                 why.push(Reason::HoldForGin { discard, deadwood });
             }
         }
+        let ranked = s.ranked(hand, legal);
+        let best = ranked.first().copied();
         if let Some(why) = why {
-            let mut ranked: Vec<(f64, Card)> = legal
-                .iter()
-                .filter_map(|a| match a {
-                    Action::Discard { card } => Some((s.discard_cost(hand.without(*card), *card), *card)),
-                    _ => None,
-                })
-                .collect();
-            ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
             for &(_, card) in ranked.iter().take(3) {
                 let kept = hand.without(card);
                 why.push(Reason::Discard {
@@ -497,5 +544,55 @@ impl ExpertAgent {
             }
         };
         if legal.contains(&wanted) { wanted } else { legal[random::index(&mut self.rng, legal.len())] }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At `outlook_depth` 2 the expert re-weighs its best `candidates` discards two draws ahead:
+    /// the same cards lead the ranking, perhaps in another order, the rest keep their places, and
+    /// in some positions the card it discards changes.
+    #[test]
+    fn the_deeper_outlook_reorders_only_the_best_few_discards() {
+        let rules = Ruleset::eaai();
+        let (mut compared, mut changed) = (0, 0);
+        for seed in 0..3 {
+            let mut shallow = ExpertAgent::new(ExpertParams::searching());
+            let mut deep = ExpertAgent::new(ExpertParams::deep());
+            let mut simple = crate::SimpleAgent::default();
+            let (mut game, mut events) = gin_engine::Game::new(&rules, seed);
+            shallow.start_game(Player::One, &rules, seed);
+            deep.start_game(Player::One, &rules, seed);
+            simple.start_game(Player::Two, &rules, seed + 1);
+            while let Some(player) = game.to_act().filter(|_| game.hand_number() == 1) {
+                for event in events.drain(..) {
+                    shallow.observe(&event.seen_by(Player::One));
+                    deep.observe(&event.seen_by(Player::One));
+                    simple.observe(&event.seen_by(Player::Two));
+                }
+                let (legal, view) = (game.legal_actions(), game.view(player));
+                let action = if player == Player::One {
+                    if view.phase == Phase::Discard {
+                        let (one, two) = (shallow.ranked_discards(&view, &legal), deep.ranked_discards(&view, &legal));
+                        let top = one.len().min(deep.params.candidates);
+                        let cards = |ranked: &[(f64, Card)]| ranked.iter().map(|&(_, card)| card).collect::<CardSet>();
+                        assert_eq!(cards(&one[..top]), cards(&two[..top]), "seed {seed}: {one:?} / {two:?}");
+                        assert_eq!(one[top..], two[top..], "seed {seed}");
+                        assert!(two[..top].is_sorted_by(|x, y| x.0 <= y.0), "seed {seed}: {two:?}");
+                        compared += 1;
+                        changed += usize::from(one[0].1 != two[0].1);
+                    }
+                    shallow.choose(&view, &legal)
+                } else {
+                    simple.choose(&view, &legal)
+                };
+                let showing = if action.shows_cards() { shallow.show(&view, action) } else { None };
+                events = game.play_with(player, action, showing.as_ref()).expect("a legal action");
+            }
+        }
+        assert!(compared >= 10, "only {compared} discards compared");
+        assert!(changed > 0, "the deeper outlook never changed a discard in {compared}");
     }
 }

@@ -108,14 +108,17 @@ impl fmt::Display for AgentSpec {
 /// expert parameters, with the search's settings in an optional `"mc"` object, as in
 /// `{"danger_weight": 3, "mc": {"samples": 500}}`. The `mc` settings apply to `mc` and `mc-fast`
 /// over their own levels; the expert parameters to `expert` and to the expert inside them (each
-/// over its own defaults: [`ExpertParams::default`], [`ExpertParams::searching`]).
+/// over its own defaults: [`ExpertParams::default`], [`ExpertParams::searching`] inside `mc-fast`,
+/// [`ExpertParams::deep`] inside `mc`).
 /// The low holder's parameters (`holder`) come from its defaults and its spec only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentParams {
     /// The expert's parameters.
     pub expert: ExpertParams,
-    /// The parameters of the expert inside `mc-fast` and `mc`.
-    pub search_expert: ExpertParams,
+    /// The parameters of the expert inside `mc-fast`.
+    pub fast_expert: ExpertParams,
+    /// The parameters of the expert inside `mc`.
+    pub mc_expert: ExpertParams,
     /// The low holder's parameters (a parameter file does not set them).
     pub holder: HolderParams,
     /// The search's settings at the `mc-fast` level.
@@ -128,7 +131,8 @@ impl Default for AgentParams {
     fn default() -> AgentParams {
         AgentParams {
             expert: ExpertParams::default(),
-            search_expert: ExpertParams::searching(),
+            fast_expert: ExpertParams::searching(),
+            mc_expert: ExpertParams::deep(),
             holder: HolderParams::default(),
             mc_fast: McParams::fast(),
             mc: McParams::strong(),
@@ -175,7 +179,8 @@ impl AgentParams {
             Some(_) => return Err(ParamsError::McNotAnObject),
         }
         params.expert.set_all(&fields).map_err(ParamsError::Expert)?;
-        params.search_expert.set_all(&fields).map_err(ParamsError::Expert)?;
+        params.fast_expert.set_all(&fields).map_err(ParamsError::Expert)?;
+        params.mc_expert.set_all(&fields).map_err(ParamsError::Expert)?;
         Ok(params)
     }
 }
@@ -250,9 +255,11 @@ fn holder(spec: &AgentSpec, params: &AgentParams) -> Result<HolderAgent, SpecErr
 /// The searcher a spec named `mc` or `mc-fast` describes: its settings are the search's
 /// ([`McParams`]) and the expert's inside it ([`ExpertParams`]), as in `mc:samples=500,danger_weight=3`.
 fn search(spec: &AgentSpec, params: &AgentParams) -> Result<McAgent, SpecError> {
-    let (name, mut search) =
-        if spec.name == "mc" { ("mc", params.mc.clone()) } else { ("mc-fast", params.mc_fast.clone()) };
-    let mut expert = params.search_expert.clone();
+    let (name, mut search, mut expert) = if spec.name == "mc" {
+        ("mc", params.mc.clone(), params.mc_expert.clone())
+    } else {
+        ("mc-fast", params.mc_fast.clone(), params.fast_expert.clone())
+    };
     for (key, value) in &spec.settings {
         let known = |table: &[&str]| table.contains(&key.as_str());
         let result = if known(&setting_names::<McParams>()) {
@@ -320,22 +327,27 @@ mod tests {
     #[test]
     fn a_search_spec_sets_the_search_and_the_expert_inside_it() {
         let params = AgentParams::default();
-        assert_eq!(params.search_expert, ExpertParams::searching());
-        assert_ne!(params.search_expert, params.expert);
+        assert_eq!(params.fast_expert, ExpertParams::searching());
+        assert_eq!(params.mc_expert, ExpertParams::deep());
+        assert_ne!(params.fast_expert, params.expert);
+        assert_ne!(params.mc_expert, params.fast_expert);
         let spec = "mc-fast:samples=64,gin_outs_weight=4,danger_weight=3".parse().unwrap();
         let tuned = search(&spec, &params).unwrap();
         assert_eq!(tuned.params().samples, 64);
         assert_eq!(tuned.expert_params(), &ExpertParams::default());
-        assert_eq!(search(&"mc".parse().unwrap(), &params).unwrap().expert_params(), &ExpertParams::searching());
+        assert_eq!(search(&"mc".parse().unwrap(), &params).unwrap().expert_params(), &ExpertParams::deep());
+        let shallow = search(&"mc:outlook_depth=1".parse().unwrap(), &params).unwrap();
+        assert_eq!(shallow.expert_params(), &ExpertParams::searching());
         let err = build(&"mc:dangerweight=1".parse().unwrap(), &params).err().unwrap().to_string();
         assert!(err.starts_with("agent `mc`: unknown setting `dangerweight`; valid settings: samples,"), "{err}");
-        assert!(err.contains("evidence, calibrated, deadwood_weight,") && err.ends_with("high_from"), "{err}");
+        assert!(err.contains("evidence, calibrated, deadwood_weight,") && err.ends_with("high_from, outlook_depth"), "{err}");
         let err = build(&"mc:danger_weight=500".parse().unwrap(), &params).err().unwrap().to_string();
         assert_eq!(err, "agent `mc`: setting `danger_weight` must be from -100 to 100, found 500");
-        // A parameter file sets both experts, each over its own defaults.
+        // A parameter file sets every expert, each over its own defaults.
         let file = AgentParams::from_json(r#"{"danger_weight": 5}"#).unwrap();
-        assert_eq!((file.expert.danger_weight, file.search_expert.danger_weight), (5.0, 5.0));
-        assert_eq!((file.expert.gin_outs_weight, file.search_expert.gin_outs_weight), (4.0, 30.0));
+        assert_eq!((file.expert.danger_weight, file.fast_expert.danger_weight, file.mc_expert.danger_weight), (5.0, 5.0, 5.0));
+        assert_eq!((file.expert.gin_outs_weight, file.fast_expert.gin_outs_weight), (4.0, 30.0));
+        assert_eq!((file.fast_expert.outlook_depth, file.mc_expert.outlook_depth), (1, 2));
     }
 
     #[test]

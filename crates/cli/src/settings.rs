@@ -71,9 +71,8 @@ pub(crate) struct SettingsArgs {
 
 /// The line under a search level's settings on the expert inside it: which of its defaults
 /// differ from the `expert` agent's.
-fn inner_expert(params: &AgentParams) -> String {
-    let (Value::Object(own), Value::Object(inner)) =
-        (params.expert.to_json_value(), params.search_expert.to_json_value())
+fn inner_expert(params: &AgentParams, inner: &ExpertParams) -> String {
+    let (Value::Object(own), Value::Object(inner)) = (params.expert.to_json_value(), inner.to_json_value())
     else {
         return String::new();
     };
@@ -109,10 +108,10 @@ pub(crate) fn run(args: &SettingsArgs) -> Result<Outcome, Failure> {
             Table::Holder => ("holder (holder:NAME=VALUE):".to_owned(), help(&params.holder)),
             Table::McFast => (
                 "mc-fast (mc-fast:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(),
-                help(&params.mc_fast) + &inner_expert(&params),
+                help(&params.mc_fast) + &inner_expert(&params, &params.fast_expert),
             ),
             Table::Mc => {
-                ("mc (mc:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc) + &inner_expert(&params))
+                ("mc (mc:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc) + &inner_expert(&params, &params.mc_expert))
             }
         };
         let _ = writeln!(text, "{heading}");
