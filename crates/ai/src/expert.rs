@@ -319,7 +319,9 @@ impl Situation<'_> {
             let top = ranked.len().min(self.params.candidates.max(1));
             let mut deep: Vec<(f64, Card)> = ranked[..top]
                 .iter()
-                .map(|&(_, card)| (self.outlook_two(hand.without(card)) + self.params.danger_weight * self.danger(card), card))
+                .map(|&(_, card)| {
+                    (self.outlook_two(hand.without(card)) + self.params.danger_weight * self.danger(card), card)
+                })
                 .collect();
             deep.sort_by(|x, y| x.0.total_cmp(&y.0));
             ranked.splice(..top, deep);

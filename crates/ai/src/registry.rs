@@ -340,12 +340,18 @@ mod tests {
         assert_eq!(shallow.expert_params(), &ExpertParams::searching());
         let err = build(&"mc:dangerweight=1".parse().unwrap(), &params).err().unwrap().to_string();
         assert!(err.starts_with("agent `mc`: unknown setting `dangerweight`; valid settings: samples,"), "{err}");
-        assert!(err.contains("evidence, calibrated, deadwood_weight,") && err.ends_with("high_from, outlook_depth"), "{err}");
+        assert!(
+            err.contains("evidence, calibrated, deadwood_weight,") && err.ends_with("high_from, outlook_depth"),
+            "{err}"
+        );
         let err = build(&"mc:danger_weight=500".parse().unwrap(), &params).err().unwrap().to_string();
         assert_eq!(err, "agent `mc`: setting `danger_weight` must be from -100 to 100, found 500");
         // A parameter file sets every expert, each over its own defaults.
         let file = AgentParams::from_json(r#"{"danger_weight": 5}"#).unwrap();
-        assert_eq!((file.expert.danger_weight, file.fast_expert.danger_weight, file.mc_expert.danger_weight), (5.0, 5.0, 5.0));
+        assert_eq!(
+            (file.expert.danger_weight, file.fast_expert.danger_weight, file.mc_expert.danger_weight),
+            (5.0, 5.0, 5.0)
+        );
         assert_eq!((file.expert.gin_outs_weight, file.fast_expert.gin_outs_weight), (4.0, 30.0));
         assert_eq!((file.fast_expert.outlook_depth, file.mc_expert.outlook_depth), (1, 2));
     }

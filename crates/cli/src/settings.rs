@@ -72,8 +72,7 @@ pub(crate) struct SettingsArgs {
 /// The line under a search level's settings on the expert inside it: which of its defaults
 /// differ from the `expert` agent's.
 fn inner_expert(params: &AgentParams, inner: &ExpertParams) -> String {
-    let (Value::Object(own), Value::Object(inner)) = (params.expert.to_json_value(), inner.to_json_value())
-    else {
+    let (Value::Object(own), Value::Object(inner)) = (params.expert.to_json_value(), inner.to_json_value()) else {
         return String::new();
     };
     let differ: Vec<String> = ExpertParams::table()
@@ -110,9 +109,10 @@ pub(crate) fn run(args: &SettingsArgs) -> Result<Outcome, Failure> {
                 "mc-fast (mc-fast:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(),
                 help(&params.mc_fast) + &inner_expert(&params, &params.fast_expert),
             ),
-            Table::Mc => {
-                ("mc (mc:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(), help(&params.mc) + &inner_expert(&params, &params.mc_expert))
-            }
+            Table::Mc => (
+                "mc (mc:NAME=VALUE, or \"mc\" in --param FILE):".to_owned(),
+                help(&params.mc) + &inner_expert(&params, &params.mc_expert),
+            ),
         };
         let _ = writeln!(text, "{heading}");
         text.push_str(&body);
