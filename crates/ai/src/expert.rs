@@ -470,6 +470,7 @@ impl ExpertAgent {
                     card,
                     deadwood: s.solver.min_deadwood(kept),
                     outlook: s.outlook(kept) - self.params.deadwood_weight * f64::from(s.solver.min_deadwood(kept)),
+                    ahead: (self.params.outlook_depth >= 2).then(|| s.outlook_two(kept)),
                     danger: s.danger(card),
                 });
             }
@@ -585,6 +586,20 @@ mod tests {
                         assert!(two[..top].is_sorted_by(|x, y| x.0 <= y.0), "seed {seed}: {two:?}");
                         compared += 1;
                         changed += usize::from(one[0].1 != two[0].1);
+                        // The hint gives the outlook two draws ahead where the expert weighed it.
+                        let aheads = |agent: &ExpertAgent| -> Vec<bool> {
+                            let hint = agent.clone().advise(&view, &legal);
+                            hint.reasons
+                                .iter()
+                                .filter_map(|r| match r {
+                                    Reason::Discard { ahead, .. } => Some(ahead.is_some()),
+                                    _ => None,
+                                })
+                                .collect()
+                        };
+                        let (shallow_aheads, deep_aheads) = (aheads(&shallow), aheads(&deep));
+                        assert!(!deep_aheads.is_empty() && deep_aheads.iter().all(|&a| a), "seed {seed}");
+                        assert!(shallow_aheads.iter().all(|&a| !a), "seed {seed}");
                     }
                     shallow.choose(&view, &legal)
                 } else {

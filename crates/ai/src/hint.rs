@@ -46,6 +46,9 @@ pub enum Reason {
         deadwood: u32,
         /// The deadwood to expect after the next draw.
         outlook: f64,
+        /// The same two draws ahead, where the expert looks that far (`outlook_depth` 2) and
+        /// weighed this discard again.
+        ahead: Option<f64>,
         /// The chance that the opponent can meld the card.
         danger: f64,
     },

@@ -524,10 +524,11 @@ pub(super) fn reason(reason: &Reason, look: Look) -> String {
              gin: the opponent's own knocks then often meet an undercut",
             c(discard)
         ),
-        Reason::Discard { card, deadwood, outlook, danger } => format!(
-            "discard {}: leaves {deadwood} deadwood, about {outlook:.1} after the next draw; the opponent can meld \
-             it with chance {:.0}%",
+        Reason::Discard { card, deadwood, outlook, ahead, danger } => format!(
+            "discard {}: leaves {deadwood} deadwood, about {outlook:.1} after the next draw{}; the opponent can \
+             meld it with chance {:.0}%",
             c(card),
+            ahead.map(|ahead| format!(" and {ahead:.1} after the one after")).unwrap_or_default(),
             100.0 * danger
         ),
         Reason::RefereeLaysOff => "the referee lays off the best way".to_owned(),
@@ -730,10 +731,16 @@ mod tests {
         let card = |text: &str| text.parse::<Card>().unwrap();
         let plain = |r: &Reason| reason(r, Look::PLAIN);
         assert_eq!(plain(&Reason::Gin { discard: card("3D") }), "discarding 3D leaves gin");
-        let discard = Reason::Discard { card: card("KS"), deadwood: 12, outlook: 7.25, danger: 0.125 };
+        let discard = Reason::Discard { card: card("KS"), deadwood: 12, outlook: 7.25, ahead: None, danger: 0.125 };
         assert_eq!(
             plain(&discard),
             "discard KS: leaves 12 deadwood, about 7.2 after the next draw; the opponent can meld it with chance 12%"
+        );
+        let deep = Reason::Discard { card: card("KS"), deadwood: 12, outlook: 7.25, ahead: Some(4.5), danger: 0.5 };
+        assert_eq!(
+            plain(&deep),
+            "discard KS: leaves 12 deadwood, about 7.2 after the next draw and 4.5 after the one after; the opponent \
+             can meld it with chance 50%"
         );
         let search = Reason::Search { discard: card("9H"), knock: 0.61, play_on: 0.55, knocks: true, learned: None };
         assert_eq!(
