@@ -430,15 +430,12 @@ impl ExpertAgent {
         let hand = view.hand;
         let mut best_knock: Option<(u32, f64, Card)> = None;
         for action in legal {
-            match action {
-                Action::Knock { discard } => {
-                    let deadwood = s.solver.min_deadwood(hand.without(*discard));
-                    let danger = s.danger(*discard);
-                    if best_knock.is_none_or(|(d, g, _)| deadwood < d || (deadwood == d && danger < g)) {
-                        best_knock = Some((deadwood, danger, *discard));
-                    }
+            if let Action::Knock { discard } = action {
+                let deadwood = s.solver.min_deadwood(hand.without(*discard));
+                let danger = s.danger(*discard);
+                if best_knock.is_none_or(|(d, g, _)| deadwood < d || (deadwood == d && danger < g)) {
+                    best_knock = Some((deadwood, danger, *discard));
                 }
-                _ => {}
             }
         }
         if let Some((deadwood, _, discard)) = best_knock {
