@@ -73,7 +73,8 @@ impl ExpertParams {
     }
 
     /// The expert inside `mc`: as [`ExpertParams::searching`], and its discards look two draws
-    /// ahead. That costs a few milliseconds a discard, which `mc` can spend and `mc-fast` cannot.
+    /// ahead. That costs about 40 times the one-draw look (under a millisecond a discard at the
+    /// median): `mc`'s budget has room for it, and `mc-fast` stays the cheap level.
     pub fn deep() -> ExpertParams {
         ExpertParams { outlook_depth: 2, ..ExpertParams::searching() }
     }
@@ -186,6 +187,8 @@ pub struct ExpertAgent {
     seed: u64,
     tracker: Tracker,
     solver: Solver,
+    /// Discards look one draw ahead whatever `outlook_depth` says ([`ExpertAgent::look_one_draw`]).
+    one_draw: bool,
 }
 
 impl Default for ExpertAgent {
@@ -203,12 +206,20 @@ impl ExpertAgent {
             seed: 0,
             tracker: Tracker::new(Player::One),
             solver: Solver::ACE_LOW,
+            one_draw: false,
         }
     }
 
     /// Its parameters.
     pub fn params(&self) -> &ExpertParams {
         &self.params
+    }
+
+    /// Makes the discards look one draw ahead (`true`) or as deep as `outlook_depth` says: a
+    /// searcher that knows its opponent knocks at once, so that hands rarely last two more
+    /// draws, looks one.
+    pub(crate) fn look_one_draw(&mut self, one: bool) {
+        self.one_draw = one;
     }
 
     /// What it has seen of the hand so far.
@@ -248,6 +259,9 @@ struct Situation<'a> {
     knock_limit: u32,
     /// Probability that each card (by bit) is in the opponent's hand.
     opponent: [f64; 64],
+    /// How many draws the discards look ahead now: `outlook_depth`, or 1 where the owner says
+    /// hands are short ([`ExpertAgent::look_one_draw`]).
+    depth: u32,
 }
 
 impl Situation<'_> {
@@ -315,7 +329,7 @@ impl Situation<'_> {
             })
             .collect();
         ranked.sort_by(|x, y| x.0.total_cmp(&y.0));
-        if self.params.outlook_depth >= 2 {
+        if self.depth >= 2 {
             let top = ranked.len().min(self.params.candidates.max(1));
             let mut deep: Vec<(f64, Card)> = ranked[..top]
                 .iter()
@@ -395,7 +409,8 @@ impl ExpertAgent {
             self.tracker.opponent_took(),
             (self.params.pickup_boost, self.params.refusal_discount),
         );
-        Situation { solver: self.solver, params: &self.params, unseen, knock_limit: view.knock_limit, opponent }
+        let depth = if self.one_draw { 1 } else { self.params.outlook_depth };
+        Situation { solver: self.solver, params: &self.params, unseen, knock_limit: view.knock_limit, opponent, depth }
     }
 
     /// Whether to take `top` (the upcard or the pile's top) rather than draw from the stock.
@@ -467,7 +482,7 @@ impl ExpertAgent {
                     card,
                     deadwood: s.solver.min_deadwood(kept),
                     outlook: s.outlook(kept) - self.params.deadwood_weight * f64::from(s.solver.min_deadwood(kept)),
-                    ahead: (self.params.outlook_depth >= 2).then(|| s.outlook_two(kept)),
+                    ahead: (s.depth >= 2).then(|| s.outlook_two(kept)),
                     danger: s.danger(card),
                 });
             }

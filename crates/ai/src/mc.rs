@@ -90,6 +90,10 @@ pub struct McParams {
     /// Decide knocks by the learned calibration of the search's estimates
     /// (`crates/ai/data/knock-calibration.json`) instead of `knock_margin`.
     pub calibrated: bool,
+    /// The share of this game's hands that the opponent ended by knocking (not by gin) above
+    /// which the expert's discards look only one draw ahead, whatever its `outlook_depth`: against
+    /// a player who knocks at once the hand rarely lasts two more draws (1: never).
+    pub one_draw_share: f64,
 }
 
 impl McParams {
@@ -114,6 +118,7 @@ impl McParams {
             prior_between: 0.0,
             evidence: 20.0,
             calibrated: true,
+            one_draw_share: 0.5,
         }
     }
 }
@@ -176,6 +181,12 @@ impl Settings for McParams {
                 calibrated,
                 Kind::Bool,
                 "Decide knocks by the learned calibration of the search's estimates instead of `knock_margin`."
+            ),
+            field_setting!(
+                one_draw_share,
+                Kind::Float { min: 0.0, max: 1.0 },
+                "The share of the game's hands the opponent ended by knocking above which the expert's discards look \
+                 one draw ahead only (1: never)."
             ),
         ];
         TABLE
@@ -242,6 +253,9 @@ pub struct McAgent {
     /// with, 0 to 10): a factor per threshold on the prior, from the deadwood of its knocks and of
     /// the hands it held on to at showdowns.
     opponent_threshold: [f64; THRESHOLDS],
+    /// This game's hands so far, and how many of them the opponent ended by knocking (not gin).
+    hands: u32,
+    opponent_knocks: u32,
     /// The learned knock decision, when `calibrated` and the weights file is usable.
     calibration: Option<KnockCalibration>,
     /// The last decision's knock case, with the knock's discard and the play-on discard: what
@@ -266,6 +280,8 @@ impl McAgent {
             seat: Player::One,
             knock_limit: 10,
             opponent_threshold: [1.0; THRESHOLDS],
+            hands: 0,
+            opponent_knocks: 0,
             calibration: if params.calibrated { KnockCalibration::shipped() } else { None },
             last_knock: None,
             params,
@@ -315,6 +331,12 @@ impl McAgent {
             weights = [1.0; THRESHOLDS];
         }
         weights
+    }
+
+    /// Whether the opponent has ended more than `one_draw_share` of this game's hands by
+    /// knocking, counting a prior of two hands of which it knocked in half of one.
+    fn opponent_knocks_at_once(&self) -> bool {
+        (f64::from(self.opponent_knocks) + 0.5) / (f64::from(self.hands) + 2.0) > self.params.one_draw_share
     }
 
     /// Weighs down the thresholds an observation contradicts (`contradicts(t)`).
@@ -442,6 +464,7 @@ impl McAgent {
     fn decide(&mut self, view: &PlayerView<'_>, legal: &[Action], mut why: Option<&mut Vec<Reason>>) -> Action {
         self.rng = random::seeded_rng(view.decision_seed(self.seed));
         self.last_knock = None;
+        self.expert.look_one_draw(self.opponent_knocks_at_once());
         let base = match why {
             Some(_) => {
                 let hint = self.expert.advise(view, legal);
@@ -518,6 +541,14 @@ impl McAgent {
     /// Learns from a showdown what kind of player the opponent is.
     fn learn(&mut self, event: &Event) {
         let solver = self.rules.solver();
+        if let Event::Knocked { player, kind: KnockKind::Knock, .. } = event
+            && *player != self.seat
+        {
+            self.opponent_knocks += 1;
+        }
+        if let Event::HandEnded { .. } = event {
+            self.hands += 1;
+        }
         match event {
             // A knock with deadwood d (after the first turns, when some players knock with
             // anything): its threshold is at least d.
@@ -776,6 +807,7 @@ impl Agent for McAgent {
         }
         self.seat = seat;
         self.opponent_threshold = [1.0; THRESHOLDS];
+        (self.hands, self.opponent_knocks) = (0, 0);
     }
 
     fn observe(&mut self, event: &Event) {
@@ -827,6 +859,62 @@ mod tests {
         let none = McParams { prior_knocks: 0.0, prior_holds: 0.0, prior_between: 0.0, ..McParams::fast() };
         let agent = McAgent::new("mc-fast", none, ExpertParams::default());
         assert_eq!(agent.threshold_weights(), [1.0; THRESHOLDS]);
+    }
+
+    /// Against a player who knocks at once the expert inside `mc` stops looking two draws ahead
+    /// once the game has shown it; against a gin hunter it keeps looking.
+    #[test]
+    fn the_discards_look_one_draw_ahead_against_a_player_who_knocks_at_once() {
+        let rules = Ruleset::eaai();
+        for (opponent, knocks_at_once) in [("simple", true), ("expert", false)] {
+            let params = McParams { samples: 16, ..McParams::strong() };
+            let mut mc = McAgent::new("mc", params, ExpertParams::deep());
+            let registry = crate::registry::AgentParams::default();
+            let mut other = crate::registry::build(&opponent.parse().unwrap(), &registry).unwrap();
+            let (mut game, mut events) = gin_engine::Game::new(&rules, 3);
+            mc.start_game(Player::One, &rules, 3);
+            other.start_game(Player::Two, &rules, 4);
+            let (mut deep, mut shallow) = (0, 0);
+            while let Some(player) = game.to_act() {
+                for event in events.drain(..) {
+                    mc.observe(&event.seen_by(Player::One));
+                    other.observe(&event.seen_by(Player::Two));
+                }
+                let (legal, view) = (game.legal_actions(), game.view(player));
+                let action = if player == Player::One {
+                    let hint = mc.clone().advise(&view, &legal);
+                    for reason in &hint.reasons {
+                        if let Reason::Discard { ahead, .. } = reason {
+                            // Two draws ahead exactly while the opponent has not shown it knocks at once.
+                            assert_eq!(ahead.is_some(), !mc.opponent_knocks_at_once(), "{opponent}: {hint:?}");
+                            *if ahead.is_some() { &mut deep } else { &mut shallow } += 1;
+                        }
+                    }
+                    mc.choose(&view, &legal)
+                } else {
+                    other.choose(&view, &legal)
+                };
+                let showing = if action.shows_cards() {
+                    if player == Player::One { mc.show(&view, action) } else { other.show(&view, action) }
+                } else {
+                    None
+                };
+                events = game.play_with(player, action, showing.as_ref()).expect("a legal action");
+            }
+            assert!(mc.hands >= 2, "{opponent}: {} hands", mc.hands);
+            assert!(deep > 0, "{opponent}: the first hand looks two draws ahead");
+            assert_eq!(
+                mc.opponent_knocks_at_once(),
+                knocks_at_once,
+                "{opponent}: {} of {}",
+                mc.opponent_knocks,
+                mc.hands
+            );
+            assert_eq!(shallow > 0, knocks_at_once, "{opponent}");
+            // A new game forgets it.
+            mc.start_game(Player::One, &rules, 5);
+            assert!(!mc.opponent_knocks_at_once());
+        }
     }
 
     #[test]

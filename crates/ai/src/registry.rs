@@ -341,7 +341,8 @@ mod tests {
         let err = build(&"mc:dangerweight=1".parse().unwrap(), &params).err().unwrap().to_string();
         assert!(err.starts_with("agent `mc`: unknown setting `dangerweight`; valid settings: samples,"), "{err}");
         assert!(
-            err.contains("evidence, calibrated, deadwood_weight,") && err.ends_with("high_from, outlook_depth"),
+            err.contains("evidence, calibrated, one_draw_share, deadwood_weight,")
+                && err.ends_with("high_from, outlook_depth"),
             "{err}"
         );
         let err = build(&"mc:danger_weight=500".parse().unwrap(), &params).err().unwrap().to_string();
