@@ -78,7 +78,9 @@ fn main() {
         "{:<22} {:>9} {:>11} | {:>9} {:>11} | {:>9} {:>11} {:>9} {:>9}",
         "agent", "decisions", "median ms", "discards", "median ms", "searched", "median ms", "p90 ms", "max ms"
     );
-    for spec in ["expert", "mc-fast", "mc-fast:threads=2", "mc", "mc:threads=2"] {
+    // `mc` looks one draw ahead again once `simple` has shown it knocks at once; with
+    // `one_draw_share=1` it looks two draws ahead at every discard.
+    for spec in ["expert", "mc-fast", "mc-fast:threads=2", "mc", "mc:threads=2", "mc:one_draw_share=1"] {
         let (mut all, mut discards, mut searched) = time(spec, 20);
         println!(
             "{spec:<22} {:>9} {:>11.3} | {:>9} {:>11.3} | {:>9} {:>11.3} {:>9.3} {:>9.3}",
