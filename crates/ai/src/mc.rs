@@ -363,13 +363,18 @@ impl McAgent {
                         _ => None,
                     })
                     .collect();
-                let ranked = self.expert.ranked_discards(view, legal);
-                match base {
+                // Gin and big gin are not searched. The expert's ranking of the discards (two
+                // draws ahead inside `mc`, the costly part) only where it is used.
+                let gin = |discard: Card| solver.min_deadwood(view.hand.without(discard)) == 0;
+                let ranked = match base {
                     Action::BigGin => return None,
+                    Action::Knock { discard } if gin(discard) => return None,
+                    Action::Knock { .. } => self.expert.ranked_discards(view, legal),
+                    _ if self.params.search_discards => self.expert.ranked_discards(view, legal),
+                    _ => Vec::new(),
+                };
+                match base {
                     Action::Knock { discard } => {
-                        if solver.min_deadwood(view.hand.without(discard)) == 0 {
-                            return None;
-                        }
                         list.push(Candidate::Knock(discard));
                         list.extend(ranked.first().map(|&(_, card)| Candidate::Discard(card)));
                     }
