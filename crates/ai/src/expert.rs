@@ -560,6 +560,7 @@ impl ExpertAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::play_watched;
 
     /// At `outlook_depth` 2 the expert re-weighs its best `candidates` discards two draws ahead:
     /// the same cards lead the ranking, perhaps in another order, the rest keep their places, and
@@ -570,51 +571,36 @@ mod tests {
         let (mut compared, mut changed) = (0, 0);
         for seed in 0..3 {
             let mut shallow = ExpertAgent::new(ExpertParams::searching());
-            let mut deep = ExpertAgent::new(ExpertParams::deep());
             let mut simple = crate::SimpleAgent::default();
-            let (mut game, mut events) = gin_engine::Game::new(&rules, seed);
-            shallow.start_game(Player::One, &rules, seed);
-            deep.start_game(Player::One, &rules, seed);
-            simple.start_game(Player::Two, &rules, seed + 1);
-            while let Some(player) = game.to_act().filter(|_| game.hand_number() == 1) {
-                for event in events.drain(..) {
-                    shallow.observe(&event.seen_by(Player::One));
-                    deep.observe(&event.seen_by(Player::One));
-                    simple.observe(&event.seen_by(Player::Two));
+            // The first hand: the deep expert is the shallow one, as it stands, with deeper eyes.
+            play_watched(&rules, seed, &mut shallow, &mut simple, 1, |shallow, view, legal| {
+                if view.phase == Phase::Discard {
+                    let deep = ExpertAgent { params: ExpertParams::deep(), ..shallow.clone() };
+                    let (one, two) = (shallow.ranked_discards(view, legal), deep.ranked_discards(view, legal));
+                    let top = one.len().min(deep.params.candidates);
+                    let cards = |ranked: &[(f64, Card)]| ranked.iter().map(|&(_, card)| card).collect::<CardSet>();
+                    assert_eq!(cards(&one[..top]), cards(&two[..top]), "seed {seed}: {one:?} / {two:?}");
+                    assert_eq!(one[top..], two[top..], "seed {seed}");
+                    assert!(two[..top].is_sorted_by(|x, y| x.0 <= y.0), "seed {seed}: {two:?}");
+                    compared += 1;
+                    changed += usize::from(one[0].1 != two[0].1);
+                    // The hint gives the outlook two draws ahead where the expert weighed it.
+                    let aheads = |agent: &ExpertAgent| -> Vec<bool> {
+                        let hint = agent.clone().advise(view, legal);
+                        hint.reasons
+                            .iter()
+                            .filter_map(|r| match r {
+                                Reason::Discard { ahead, .. } => Some(ahead.is_some()),
+                                _ => None,
+                            })
+                            .collect()
+                    };
+                    let (shallow_aheads, deep_aheads) = (aheads(shallow), aheads(&deep));
+                    assert!(!deep_aheads.is_empty() && deep_aheads.iter().all(|&a| a), "seed {seed}");
+                    assert!(shallow_aheads.iter().all(|&a| !a), "seed {seed}");
                 }
-                let (legal, view) = (game.legal_actions(), game.view(player));
-                let action = if player == Player::One {
-                    if view.phase == Phase::Discard {
-                        let (one, two) = (shallow.ranked_discards(&view, &legal), deep.ranked_discards(&view, &legal));
-                        let top = one.len().min(deep.params.candidates);
-                        let cards = |ranked: &[(f64, Card)]| ranked.iter().map(|&(_, card)| card).collect::<CardSet>();
-                        assert_eq!(cards(&one[..top]), cards(&two[..top]), "seed {seed}: {one:?} / {two:?}");
-                        assert_eq!(one[top..], two[top..], "seed {seed}");
-                        assert!(two[..top].is_sorted_by(|x, y| x.0 <= y.0), "seed {seed}: {two:?}");
-                        compared += 1;
-                        changed += usize::from(one[0].1 != two[0].1);
-                        // The hint gives the outlook two draws ahead where the expert weighed it.
-                        let aheads = |agent: &ExpertAgent| -> Vec<bool> {
-                            let hint = agent.clone().advise(&view, &legal);
-                            hint.reasons
-                                .iter()
-                                .filter_map(|r| match r {
-                                    Reason::Discard { ahead, .. } => Some(ahead.is_some()),
-                                    _ => None,
-                                })
-                                .collect()
-                        };
-                        let (shallow_aheads, deep_aheads) = (aheads(&shallow), aheads(&deep));
-                        assert!(!deep_aheads.is_empty() && deep_aheads.iter().all(|&a| a), "seed {seed}");
-                        assert!(shallow_aheads.iter().all(|&a| !a), "seed {seed}");
-                    }
-                    shallow.choose(&view, &legal)
-                } else {
-                    simple.choose(&view, &legal)
-                };
-                let showing = if action.shows_cards() { shallow.show(&view, action) } else { None };
-                events = game.play_with(player, action, showing.as_ref()).expect("a legal action");
-            }
+                shallow.choose(view, legal)
+            });
         }
         assert!(compared >= 10, "only {compared} discards compared");
         assert!(changed > 0, "the deeper outlook never changed a discard in {compared}");

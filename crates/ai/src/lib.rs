@@ -26,6 +26,8 @@ mod mc;
 pub mod registry;
 mod simple;
 mod taker;
+#[cfg(test)]
+mod testing;
 mod tracker;
 
 pub use expert::{ExpertAgent, ExpertParams};

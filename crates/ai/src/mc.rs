@@ -837,7 +837,8 @@ impl Agent for McAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gin_engine::{RunOptions, play_game};
+    use crate::testing::play_watched;
+    use gin_engine::{MAX_HANDS, RunOptions, play_game};
     use gin_rules::ByPlayer;
 
     #[test]
@@ -876,36 +877,18 @@ mod tests {
             let mut mc = McAgent::new("mc", params, ExpertParams::deep());
             let registry = crate::registry::AgentParams::default();
             let mut other = crate::registry::build(&opponent.parse().unwrap(), &registry).unwrap();
-            let (mut game, mut events) = gin_engine::Game::new(&rules, 3);
-            mc.start_game(Player::One, &rules, 3);
-            other.start_game(Player::Two, &rules, 4);
             let (mut deep, mut shallow) = (0, 0);
-            while let Some(player) = game.to_act() {
-                for event in events.drain(..) {
-                    mc.observe(&event.seen_by(Player::One));
-                    other.observe(&event.seen_by(Player::Two));
-                }
-                let (legal, view) = (game.legal_actions(), game.view(player));
-                let action = if player == Player::One {
-                    let hint = mc.clone().advise(&view, &legal);
-                    for reason in &hint.reasons {
-                        if let Reason::Discard { ahead, .. } = reason {
-                            // Two draws ahead exactly while the opponent has not shown it knocks at once.
-                            assert_eq!(ahead.is_some(), !mc.opponent_knocks_at_once(), "{opponent}: {hint:?}");
-                            *if ahead.is_some() { &mut deep } else { &mut shallow } += 1;
-                        }
+            play_watched(&rules, 3, &mut mc, other.as_mut(), MAX_HANDS, |mc, view, legal| {
+                let hint = mc.clone().advise(view, legal);
+                for reason in &hint.reasons {
+                    if let Reason::Discard { ahead, .. } = reason {
+                        // Two draws ahead exactly while the opponent has not shown it knocks at once.
+                        assert_eq!(ahead.is_some(), !mc.opponent_knocks_at_once(), "{opponent}: {hint:?}");
+                        *if ahead.is_some() { &mut deep } else { &mut shallow } += 1;
                     }
-                    mc.choose(&view, &legal)
-                } else {
-                    other.choose(&view, &legal)
-                };
-                let showing = if action.shows_cards() {
-                    if player == Player::One { mc.show(&view, action) } else { other.show(&view, action) }
-                } else {
-                    None
-                };
-                events = game.play_with(player, action, showing.as_ref()).expect("a legal action");
-            }
+                }
+                mc.choose(view, legal)
+            });
             assert!(mc.hands >= 2, "{opponent}: {} hands", mc.hands);
             assert!(deep > 0, "{opponent}: the first hand looks two draws ahead");
             assert_eq!(
@@ -957,38 +940,22 @@ mod tests {
         for seed in 0..6 {
             let mut mc = McAgent::new("mc-fast", McParams { samples: 48, ..McParams::fast() }, ExpertParams::default());
             let mut simple = crate::SimpleAgent::default();
-            let (mut game, opening) = gin_engine::Game::new(&rules, seed);
-            mc.start_game(Player::One, &rules, seed);
-            simple.start_game(Player::Two, &rules, seed + 1);
-            let mut events = opening;
-            while let Some(player) = game.to_act() {
-                for event in events.drain(..) {
-                    mc.observe(&event.seen_by(Player::One));
-                    simple.observe(&event.seen_by(Player::Two));
+            play_watched(&rules, seed, &mut mc, &mut simple, MAX_HANDS, |mc, view, legal| {
+                let hint = mc.clone().advise(view, legal);
+                let action = mc.choose(view, legal);
+                assert_eq!(hint.action, action, "seed {seed}: {hint:?}");
+                if let Some(&Reason::Search { discard, knock, play_on, knocks: knocked, learned }) =
+                    hint.reasons.first().filter(|r| matches!(r, Reason::Search { .. }))
+                {
+                    searched += 1;
+                    assert!((0.0..=1.0).contains(&knock) && (0.0..=1.0).contains(&play_on), "{hint:?}");
+                    assert_eq!(knocked, action == Action::knock(discard), "{hint:?}");
+                    // The calibration decided, and the hint gives its figure.
+                    assert_eq!(learned.map(|gain| gain > 0.0), Some(knocked), "{hint:?}");
+                    knocks += usize::from(knocked);
                 }
-                let legal = game.legal_actions();
-                let view = game.view(player);
-                let action = if player == Player::One {
-                    let hint = mc.clone().advise(&view, &legal);
-                    let action = mc.choose(&view, &legal);
-                    assert_eq!(hint.action, action, "seed {seed}: {hint:?}");
-                    if let Some(&Reason::Search { discard, knock, play_on, knocks: knocked, learned }) =
-                        hint.reasons.first().filter(|r| matches!(r, Reason::Search { .. }))
-                    {
-                        searched += 1;
-                        assert!((0.0..=1.0).contains(&knock) && (0.0..=1.0).contains(&play_on), "{hint:?}");
-                        assert_eq!(knocked, action == Action::knock(discard), "{hint:?}");
-                        // The calibration decided, and the hint gives its figure.
-                        assert_eq!(learned.map(|gain| gain > 0.0), Some(knocked), "{hint:?}");
-                        knocks += usize::from(knocked);
-                    }
-                    action
-                } else {
-                    simple.choose(&view, &legal)
-                };
-                let showing = if player == Player::One { mc.show(&view, action) } else { simple.show(&view, action) };
-                events = game.play_with(player, action, showing.as_ref()).unwrap();
-            }
+                action
+            });
         }
         assert!(searched > 5 && knocks > 0, "{searched} searched decisions, {knocks} knocks");
     }
@@ -1005,37 +972,22 @@ mod tests {
                 let mut mc = McAgent::new("mc-fast", params, ExpertParams::searching());
                 assert_eq!(mc.is_calibrated(), calibrated);
                 let mut simple = crate::SimpleAgent::default();
-                let (mut game, mut events) = gin_engine::Game::new(&rules, seed);
-                mc.start_game(Player::One, &rules, seed);
-                simple.start_game(Player::Two, &rules, seed + 1);
-                while let Some(player) = game.to_act() {
-                    for event in events.drain(..) {
-                        mc.observe(&event.seen_by(Player::One));
-                        simple.observe(&event.seen_by(Player::Two));
-                    }
-                    let (legal, view) = (game.legal_actions(), game.view(player));
-                    let action = if player == Player::One {
-                        let action = mc.choose(&view, &legal);
-                        if let Some((case, knock, _)) = mc.last_knock_case() {
-                            let by_calibration = shipped.gain(&case) > 0.0;
-                            let by_margin = case.knock - margin > case.play_on;
-                            let knocked = action == Action::knock(knock);
-                            cases += 1;
-                            disagree += usize::from(by_calibration != by_margin);
-                            if calibrated {
-                                assert_eq!(knocked, by_calibration, "{case:?}");
-                            } else if (case.knock - margin - case.play_on).abs() > 1e-12 {
-                                assert_eq!(knocked, by_margin, "{case:?}");
-                            }
+                play_watched(&rules, seed, &mut mc, &mut simple, MAX_HANDS, |mc, view, legal| {
+                    let action = mc.choose(view, legal);
+                    if let Some((case, knock, _)) = mc.last_knock_case() {
+                        let by_calibration = shipped.gain(&case) > 0.0;
+                        let by_margin = case.knock - margin > case.play_on;
+                        let knocked = action == Action::knock(knock);
+                        cases += 1;
+                        disagree += usize::from(by_calibration != by_margin);
+                        if calibrated {
+                            assert_eq!(knocked, by_calibration, "{case:?}");
+                        } else if (case.knock - margin - case.play_on).abs() > 1e-12 {
+                            assert_eq!(knocked, by_margin, "{case:?}");
                         }
-                        action
-                    } else {
-                        simple.choose(&view, &legal)
-                    };
-                    let showing =
-                        if player == Player::One { mc.show(&view, action) } else { simple.show(&view, action) };
-                    events = game.play_with(player, action, showing.as_ref()).unwrap();
-                }
+                    }
+                    action
+                });
             }
         }
         // The two rules are not the same rule.
