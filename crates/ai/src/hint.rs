@@ -70,6 +70,18 @@ pub enum Reason {
         /// their bias); it knocks when this is above 0.
         learned: Option<f64>,
     },
+    /// The search overruled the expert's discard: the chance of winning the game after each
+    /// discard, over its sampled futures.
+    SearchDiscard {
+        /// The card the search discards.
+        card: Card,
+        /// The chance of winning the game after discarding it.
+        value: f64,
+        /// The expert's first choice.
+        expert: Card,
+        /// The chance after the expert's choice.
+        expert_value: f64,
+    },
 }
 
 /// What an agent would do in a position, and why.

@@ -26,7 +26,7 @@ pub const DESCRIPTIONS: [&str; 8] = [
     "a gin hunter: outs and danger, knocks only in the first turns and otherwise plays for gin",
     "a low holder: keeps its deadwood low and waits for gin, knocks only when an undercut looks unlikely",
     "the expert with its knocks checked by a Monte Carlo search (200 futures) and a learned correction",
-    "as mc-fast, with 2,000 futures and its discards weighed two draws ahead instead of one",
+    "as mc-fast, with 2,000 futures, its discards weighed two draws ahead and the best few searched",
 ];
 
 /// The one-line description of the built-in agent `name`, if there is one.

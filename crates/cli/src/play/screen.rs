@@ -558,6 +558,15 @@ pub(super) fn reason(reason: &Reason, look: Look) -> String {
                 None => searched,
             }
         }
+        Reason::SearchDiscard { card, value, expert, expert_value } => format!(
+            "the search prefers discarding {} to {}: the game is won in {:.1}% of the searched futures after it, \
+             {:.1}% after {}",
+            c(card),
+            c(expert),
+            100.0 * value,
+            100.0 * expert_value,
+            c(expert)
+        ),
     }
 }
 
@@ -755,6 +764,13 @@ mod tests {
             plain(&learned).ends_with("in 55%; corrected for the search's bias, knocking gains -1.2 points in 100"),
             "{}",
             plain(&learned)
+        );
+        let overruled =
+            Reason::SearchDiscard { card: card("7C"), value: 0.534, expert: card("KS"), expert_value: 0.512 };
+        assert_eq!(
+            plain(&overruled),
+            "the search prefers discarding 7C to KS: the game is won in 53.4% of the searched futures after it, 51.2% \
+             after KS"
         );
         // Cards take the session's look, red suits in colour.
         let coloured = reason(&Reason::Gin { discard: card("3D") }, Look { symbols: true, color: true });
