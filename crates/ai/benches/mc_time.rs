@@ -76,7 +76,7 @@ fn quantile(times: &mut [Duration], q: f64) -> Duration {
 fn main() {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{:<22} {:>9} {:>11} | {:>9} {:>11} | {:>9} {:>11} {:>9} {:>9}",
+        "{:<24} {:>9} {:>11} | {:>9} {:>11} | {:>9} {:>11} {:>9} {:>9}",
         "agent", "decisions", "median ms", "discards", "median ms", "knocks", "median ms", "p90 ms", "max ms"
     );
     // `mc` looks one draw ahead again once `simple` has shown it knocks at once; with
@@ -94,7 +94,7 @@ fn main() {
     for spec in specs {
         let (mut all, mut discards, mut knocks) = time(spec, 20);
         println!(
-            "{spec:<22} {:>9} {:>11.3} | {:>9} {:>11.3} | {:>9} {:>11.3} {:>9.3} {:>9.3}",
+            "{spec:<24} {:>9} {:>11.3} | {:>9} {:>11.3} | {:>9} {:>11.3} {:>9.3} {:>9.3}",
             all.len(),
             ms(quantile(&mut all, 0.5)),
             discards.len(),
