@@ -804,7 +804,7 @@ impl Advisor for McAgent {
     fn advise(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Hint {
         let mut reasons = Vec::new();
         let action = self.decide(view, legal, Some(&mut reasons));
-        // The search's verdict comes first: it overrules the expert's knock decision.
+        // The search's verdicts come first: they overrule the expert's knock decision and discard.
         reasons.sort_by_key(|reason| !matches!(reason, Reason::Search { .. } | Reason::SearchDiscard { .. }));
         Hint { action, reasons }
     }
