@@ -4,10 +4,10 @@
 //! Examples come from the `Examples:` section of each command's `--help` and from the command
 //! lines of the code blocks of README.md and docs/*.md (`cargo run --release --` standing for
 //! `gin`); each is run as written, with its placeholders and files filled in (FILE, a save, a
-//! rules file, a list of hands) and `gin sim` cut to 2 games. The commands named in `backticks`
-//! in the same texts are checked too: each `--option` they name must be one their command has,
-//! each agent spec (`expert:danger_weight=2`) must be accepted, and those without placeholders
-//! are run like the examples.
+//! rules file, a list of hands) and `gin sim` and `gin league` cut to 2 games, with `mc` at 64
+//! futures a decision. The commands named in `backticks` in the same texts are checked too: each
+//! `--option` they name must be one their command has, each agent spec (`expert:danger_weight=2`)
+//! must be accepted, and those without placeholders are run like the examples.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -309,8 +309,8 @@ impl Sandbox {
         None
     }
 
-    /// `args` with their placeholders and files filled in and `gin sim` cut to 2 games, or `None`
-    /// when some placeholder cannot be filled in.
+    /// `args` with their placeholders and files filled in and `gin sim` and `gin league` cut to 2
+    /// games with a cheap `mc`, or `None` when some placeholder cannot be filled in.
     fn filled_in(&self, args: &[String]) -> Option<Vec<String>> {
         let mut filled: Vec<String> = Vec::new();
         for arg in args {
@@ -339,16 +339,20 @@ impl Sandbox {
             filled.push(value);
         }
         let plays_matches = matches!(filled.first().map(String::as_str), Some("sim" | "league"));
-        if plays_matches && !filled.iter().any(|arg| arg == "--games") {
-            filled.extend(["--games".to_owned(), "2".to_owned()]);
+        if plays_matches {
+            if !filled.iter().any(|arg| arg == "--games") {
+                filled.extend(["--games".to_owned(), "2".to_owned()]);
+            }
+            filled = filled.iter().map(|arg| cheap_search(arg)).collect();
         }
         Some(filled)
     }
 
     /// Checks that an agent spec named in a text (`expert:danger_weight=2`) is accepted.
     fn check_spec(&self, origin: &str, spec: &str) -> Option<String> {
+        let spec = cheap_search(spec);
         let outcome =
-            self.run(&["sim", "--a", spec, "--b", "random", "--games", "2", "--threads", "1"], &Input::Nothing);
+            self.run(&["sim", "--a", &spec, "--b", "random", "--games", "2", "--threads", "1"], &Input::Nothing);
         (outcome.code != Some(0)).then(|| format!("{origin}: agent spec `{spec}`: {}", outcome.stderr.trim_end()))
     }
 
@@ -367,6 +371,19 @@ impl Sandbox {
             problems.extend(self.check_spec(origin, &spec));
         }
         problems
+    }
+}
+
+/// The futures of the `mc` level cut to 64 per decision, unless the spec sets them: in a debug
+/// build its 2,000 futures at every discard make a 2-game match take seconds.
+fn cheap_search(arg: &str) -> String {
+    let sets_futures = |settings: &str| {
+        settings.split(',').any(|setting| setting.starts_with("samples=") || setting.starts_with("ms="))
+    };
+    match arg.split_once(':') {
+        None if arg == "mc" => "mc:samples=64".to_owned(),
+        Some(("mc", settings)) if !sets_futures(settings) => format!("{arg},samples=64"),
+        _ => arg.to_owned(),
     }
 }
 
@@ -444,6 +461,18 @@ fn the_shell_splitter_reads_quotes_comments_pipes_and_redirections() {
             "as `expert:danger_weight=2` or (mc:samples=500,threads=2), not expert:NAME=VALUE or mc:key=value,..."
         ),
         ["expert:danger_weight=2", "mc:samples=500,threads=2"]
+    );
+    assert_eq!(
+        ["mc", "mc:margin=0", "mc:threads=2,samples=500", "mc:ms=5", "mc-fast", "cmd:gin bot --agent mc"]
+            .map(cheap_search),
+        [
+            "mc:samples=64",
+            "mc:margin=0,samples=64",
+            "mc:threads=2,samples=500",
+            "mc:ms=5",
+            "mc-fast",
+            "cmd:gin bot --agent mc"
+        ]
     );
     assert_eq!(
         help_examples("x", "Usage\n\nExamples:\n  gin play --resume     (the newest)\n  gin saves\n\nMore\n  gin sim")
