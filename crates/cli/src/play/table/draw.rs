@@ -149,12 +149,7 @@ pub(in crate::play) fn draw(frame: &mut Frame<'_>, scene: &Scene<'_>) -> Regions
             match overlay {
                 Some(Overlay::Help) => popup(frame, scene.skin, "Keys", help_text(), area),
                 Some(Overlay::Hint(lines)) => {
-                    // The advice and its three weightiest reasons: the window must fit 80x24.
-                    let mut text: Vec<Line<'_>> = lines.iter().take(4).map(|line| Line::from(line.clone())).collect();
-                    if lines.len() > 4 {
-                        text.push(Line::from(format!("  (and {} more)", lines.len() - 4)));
-                    }
-                    popup(frame, scene.skin, "Hint (any key closes)", Text::from(text), area);
+                    popup(frame, scene.skin, "Hint (any key closes)", hint_text(lines), area);
                 }
                 Some(Overlay::Pile) => pile_popup(frame, scene, area),
                 Some(Overlay::Knock(action)) => knock_popup(frame, scene, *action, area),
@@ -567,6 +562,19 @@ fn popup(frame: &mut Frame<'_>, skin: Skin, title: &str, text: Text<'static>, ar
     frame.render_widget(Paragraph::new(text).block(block).wrap(Wrap { trim: false }), rect);
 }
 
+/// The hint's advice and its weightiest reasons, at most five lines so the window fits 80x24:
+/// the advice and three reasons and a count of the rest, or all of them when a fifth line would
+/// say no less than the count.
+fn hint_text(lines: &[String]) -> Text<'static> {
+    const MOST: usize = 5;
+    let shown = if lines.len() <= MOST { lines.len() } else { MOST - 1 };
+    let mut text: Vec<Line<'static>> = lines[..shown].iter().map(|line| Line::from(line.clone())).collect();
+    if shown < lines.len() {
+        text.push(Line::from(format!("  (and {} more)", lines.len() - shown)));
+    }
+    Text::from(text)
+}
+
 /// The keys, for `?`.
 fn help_text() -> Text<'static> {
     let lines = [
@@ -895,6 +903,17 @@ mod tests {
             let screens = with_scene(&game, Some(&overlay), SKIN, at_every_size);
             insta::assert_snapshot!(name, screens);
         }
+    }
+
+    #[test]
+    fn a_hint_shows_five_lines_at_most_and_counts_the_rest() {
+        let lines = |n: usize| (0..n).map(|i| format!("line {i}")).collect::<Vec<_>>();
+        let shown = |n: usize| hint_text(&lines(n)).lines.iter().map(|line| line.to_string()).collect::<Vec<_>>();
+        assert_eq!(shown(1), ["line 0"]);
+        // A fifth line takes the row "(and 1 more)" would: it is shown.
+        assert_eq!(shown(5), lines(5));
+        assert_eq!(shown(6), ["line 0", "line 1", "line 2", "line 3", "  (and 2 more)"]);
+        assert_eq!(shown(9).last().map(String::as_str), Some("  (and 5 more)"));
     }
 
     #[test]
