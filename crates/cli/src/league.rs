@@ -40,7 +40,8 @@ information (the ratings being centred on their mean). A gap of 70 points is a w
 
 Output: the ratings, the pairings (row against column: the row's win rate), and each pairing in \
 full (games, wins, the interval, points per hand of each side) on standard output; a progress \
-bar on standard error while it runs, when that is a terminal. With --json, one JSON object: \
+bar on standard error while it runs, when that is a terminal, and otherwise a line there as each \
+pairing ends. With --json, one JSON object: \
 `seed`, `games_per_pairing`, `agents`, `pairings` (each with `a`, `b`, `games`, `a_wins`, \
 `b_wins`, `a_win_rate`, `a_ci95`, `hands`, `a_points_per_hand`, `b_points_per_hand`, \
 `abandoned`, `forfeits`) and `ratings` (each with `agent`, `rating`, `ci95`, `games`, `wins`), \
@@ -191,7 +192,21 @@ pub(crate) fn run(args: &LeagueArgs) -> Result<Outcome, Failure> {
         if let Some(progress) = &progress {
             progress.add_before(pairs * 2);
         }
-        played.push(pairing(&tally, &names[i], &names[j]));
+        let result = pairing(&tally, &names[i], &names[j]);
+        if progress.is_none() {
+            // No bar to watch (a log file, a pipe): a line per pairing says how far a long run is.
+            eprintln!(
+                "gin league: pairing {} of {} done: {} against {}, {} wins {:.1}% ({:.0} s so far)",
+                played.len() + 1,
+                pairings.len(),
+                names[i],
+                names[j],
+                names[i],
+                result.a_win_rate * 100.0,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        played.push(result);
     }
     let elapsed = started.elapsed();
     let league = League {

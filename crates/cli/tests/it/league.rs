@@ -44,6 +44,12 @@ fn the_league_table_rates_and_pairs_every_agent() {
     ] {
         assert!(run.stdout.contains(part), "{part}: {}", run.stdout);
     }
+    // Standard error is a pipe here, not a terminal: a line per pairing instead of a bar.
+    assert!(
+        run.stderr.contains("gin league: pairing 1 of 1 done: simple against random, simple wins"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
