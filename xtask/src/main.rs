@@ -21,45 +21,86 @@ mod regress;
 mod tidy;
 mod train;
 
-const USAGE: &str = "usage: cargo xtask <command>
-
-commands:
-  regress [--bless] [--filter TEXT]
+/// The help of each command: its synopsis, then what it does.
+const COMMANDS: [(&str, &str); 4] = [
+    (
+        "regress",
+        "  regress [--bless] [--filter TEXT]
           play the fixed-seed matches of fixtures/regress/matches.txt and compare each log with
           its snapshot; on a difference show the first differing hands and exit non-zero.
           --bless rewrites the snapshots and lists what changed; --filter plays only the
-          matches whose name contains TEXT
-  fuzz [--actions N] [--inputs N] [--seed S]
+          matches whose name contains TEXT",
+    ),
+    (
+        "fuzz",
+        "  fuzz [--actions N] [--inputs N] [--seed S]
           play random games under random rules (every preset, random house rules) with random
           legal and illegal moves and showings, checking after every step that cards are
           conserved, views hide what they must, refusals change nothing, logs replay to the
           same game and scores add up; then throw arbitrary and mutated input at every parser
           (cards, rules files, logs, actions; and, through the gin binary's fuzz test, protocol
-          messages and saves). Defaults: 1000000 actions, 100000 inputs, seed 1
-  tidy [--fix]
+          messages and saves). Defaults: 1000000 actions, 100000 inputs, seed 1",
+    ),
+    (
+        "tidy",
+        "  tidy [--fix]
           check the layering of the crates, the rules for their manifests, and that the
           settings tables of docs/rules.md and docs/agents.md are those the code gives;
-          --fix rewrites the tables
-  train-knock [--games N] [--seed S] [--resume] [--threads T] [--out PATH]
+          --fix rewrites the tables",
+    ),
+    (
+        "train-knock",
+        "  train-knock [--games N] [--seed S] [--resume] [--threads T] [--out PATH]
           train the knock calibration of mc and mc-fast: mc-fast (uncalibrated) plays games
           against simple, expert, holder and itself, and at each knock decision it searches
           the hand is played out both ways (knock, or play on) to learn the true gain of
           knocking. Writes the fitted weights and the sums they come from to PATH after every
           200 games; --resume goes on from the games PATH holds (same seed) up to N in all.
-          Defaults: 12000 games, seed 1, every core, crates/ai/data/knock-calibration.json";
+          Defaults: 12000 games, seed 1, every core, crates/ai/data/knock-calibration.json",
+    ),
+];
+
+/// `cargo xtask --help`: every command.
+fn usage() -> String {
+    let commands: Vec<&str> = COMMANDS.iter().map(|(_, text)| *text).collect();
+    format!("usage: cargo xtask <command>\n\ncommands:\n{}", commands.join("\n"))
+}
+
+/// `cargo xtask COMMAND --help`: that command's part of [`usage`].
+fn command_usage(command: &str) -> Option<String> {
+    COMMANDS
+        .iter()
+        .find(|(name, _)| *name == command)
+        .map(|(_, text)| format!("usage: cargo xtask {}", text.trim_start()))
+}
+
+/// `cargo xtask COMMAND --help` (or -h) anywhere among its options: that command's help.
+fn help_asked(args: &[String]) -> Option<String> {
+    let (command, options) = args.split_first()?;
+    options.iter().any(|arg| arg == "-h" || arg == "--help").then(|| command_usage(command)).flatten()
+}
+
+/// [`command_usage`] of a command that has one.
+fn usage_of(command: &str) -> String {
+    command_usage(command).unwrap_or_else(usage)
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(text) = help_asked(&args) {
+        println!("{text}");
+        return ExitCode::SUCCESS;
+    }
     let result = match args.first().map(String::as_str) {
         Some("tidy") => run_tidy(&args[1..]),
         Some("regress") => run_regress(&args[1..]),
         Some("fuzz") => run_fuzz(&args[1..]),
         Some("train-knock") => run_train_knock(&args[1..]),
         Some("-h" | "--help") | None => {
-            println!("{USAGE}");
+            println!("{}", usage());
             return ExitCode::SUCCESS;
         }
-        Some(other) => Err(anyhow::anyhow!("unknown command `{other}`\n\n{USAGE}")),
+        Some(other) => Err(anyhow::anyhow!("unknown command `{other}`\n\n{}", usage())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -79,14 +120,15 @@ fn run_fuzz(args: &[String]) -> anyhow::Result<()> {
     let mut plan = fuzz::Plan { actions: 1_000_000, inputs: 100_000, seed: 1 };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
-        let value = rest.next().ok_or_else(|| anyhow::anyhow!("{flag} needs a value\n\n{USAGE}"))?;
-        let number: u64 =
-            value.parse().map_err(|_| anyhow::anyhow!("{flag} takes a whole number, found `{value}`\n\n{USAGE}"))?;
+        let value = rest.next().ok_or_else(|| anyhow::anyhow!("{flag} needs a value\n\n{}", usage_of("fuzz")))?;
+        let number: u64 = value
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{flag} takes a whole number, found `{value}`\n\n{}", usage_of("fuzz")))?;
         match flag.as_str() {
             "--actions" => plan.actions = number,
             "--inputs" => plan.inputs = number,
             "--seed" => plan.seed = number,
-            other => anyhow::bail!("unknown option `{other}` for fuzz\n\n{USAGE}"),
+            other => anyhow::bail!("unknown option `{other}` for fuzz\n\n{}", usage_of("fuzz")),
         }
     }
     let tally = fuzz::run(plan)?;
@@ -124,9 +166,12 @@ fn run_train_knock(args: &[String]) -> anyhow::Result<()> {
             plan.resume = true;
             continue;
         }
-        let value = rest.next().ok_or_else(|| anyhow::anyhow!("{flag} needs a value\n\n{USAGE}"))?;
+        let value =
+            rest.next().ok_or_else(|| anyhow::anyhow!("{flag} needs a value\n\n{}", usage_of("train-knock")))?;
         let number = || -> anyhow::Result<u64> {
-            value.parse().map_err(|_| anyhow::anyhow!("{flag} takes a whole number, found `{value}`\n\n{USAGE}"))
+            value.parse().map_err(|_| {
+                anyhow::anyhow!("{flag} takes a whole number, found `{value}`\n\n{}", usage_of("train-knock"))
+            })
         };
         match flag.as_str() {
             "--games" => plan.games = number()?,
@@ -136,7 +181,7 @@ fn run_train_knock(args: &[String]) -> anyhow::Result<()> {
                 anyhow::ensure!(plan.threads > 0, "--threads takes at least 1");
             }
             "--out" => plan.out = PathBuf::from(value),
-            other => anyhow::bail!("unknown option `{other}` for train-knock\n\n{USAGE}"),
+            other => anyhow::bail!("unknown option `{other}` for train-knock\n\n{}", usage_of("train-knock")),
         }
     }
     let file = train::run(&plan)?;
@@ -155,7 +200,7 @@ fn run_tidy(args: &[String]) -> anyhow::Result<()> {
     let fix = match args {
         [] => false,
         [flag] if flag == "--fix" => true,
-        [other, ..] => anyhow::bail!("unknown option `{other}` for tidy\n\n{USAGE}"),
+        [other, ..] => anyhow::bail!("unknown option `{other}` for tidy\n\n{}", usage_of("tidy")),
     };
     let root = workspace_root();
     let mut problems = tidy::check_workspace(&root)?;
@@ -182,7 +227,7 @@ fn run_regress(args: &[String]) -> anyhow::Result<()> {
             "--filter" => {
                 filter = rest.next().ok_or_else(|| anyhow::anyhow!("--filter needs the text to match"))?.clone();
             }
-            other => anyhow::bail!("unknown option `{other}` for regress\n\n{USAGE}"),
+            other => anyhow::bail!("unknown option `{other}` for regress\n\n{}", usage_of("regress")),
         }
     }
     let dir = workspace_root().join("fixtures/regress");
@@ -218,5 +263,23 @@ fn run_regress(args: &[String]) -> anyhow::Result<()> {
             "the logs of {} match(es) changed: if the change is meant, run `cargo xtask regress --bless` and commit the new snapshots",
             changed.len()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_answers_help() {
+        for (name, _) in COMMANDS {
+            for flag in ["--help", "-h"] {
+                let args = [name.to_owned(), "--seed".to_owned(), flag.to_owned()];
+                let text = help_asked(&args).unwrap_or_else(|| panic!("`cargo xtask {name} {flag}` gives no help"));
+                assert!(text.starts_with(&format!("usage: cargo xtask {name} ")), "{text}");
+            }
+        }
+        assert_eq!(help_asked(&["fuzz".to_owned(), "--actions".to_owned(), "5".to_owned()]), None);
+        assert!(usage().contains("fuzz [--actions N]") && usage().contains("tidy [--fix]"));
     }
 }

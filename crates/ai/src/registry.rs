@@ -5,8 +5,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use gin_cards::excerpt;
 use gin_engine::{Agent, RandomAgent};
-use gin_rules::settings::{SettingError, Settings};
+use gin_rules::settings::{NAME_CHARS, PARSER_CHARS, SettingError, Settings};
 use serde_json::Value;
 
 use crate::{
@@ -87,7 +88,7 @@ impl FromStr for AgentSpec {
             .filter(|s| !s.trim().is_empty())
             .map(|setting| match setting.split_once('=') {
                 Some((key, value)) if !key.trim().is_empty() => Ok((key.trim().to_owned(), value.trim().to_owned())),
-                _ => Err(SpecError::BadSetting(setting.to_owned())),
+                _ => Err(SpecError::BadSetting(excerpt(setting, NAME_CHARS))),
             })
             .collect::<Result<_, _>>()?;
         Ok(AgentSpec { name: name.to_ascii_lowercase(), settings })
@@ -167,7 +168,8 @@ impl AgentParams {
     /// [`ParamsError`]: text that is not a JSON object, an unknown parameter or setting, or a
     /// value of the wrong type or out of its range (the message names it and its range).
     pub fn from_json(text: &str) -> Result<AgentParams, ParamsError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| ParamsError::Json(e.to_string()))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ParamsError::Json(excerpt(&e.to_string(), PARSER_CHARS)))?;
         let Value::Object(mut fields) = value else { return Err(ParamsError::NotAnObject) };
         let mut params = AgentParams::default();
         match fields.remove("mc") {
@@ -192,7 +194,9 @@ impl AgentParams {
 /// [`SpecError`] for an unknown agent or a setting it does not take.
 pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + Send>, SpecError> {
     let no_settings = || match spec.settings.first() {
-        Some((key, _)) => Err(SpecError::NoSettings { agent: spec.name.clone(), setting: key.clone() }),
+        Some((key, _)) => {
+            Err(SpecError::NoSettings { agent: excerpt(&spec.name, NAME_CHARS), setting: excerpt(key, NAME_CHARS) })
+        }
         None => Ok(()),
     };
     Ok(match spec.name.as_str() {
@@ -215,7 +219,7 @@ pub fn build(spec: &AgentSpec, params: &AgentParams) -> Result<Box<dyn Agent + S
         "holder" => Box::new(holder(spec, params)?),
         "expert" => Box::new(expert(spec, params)?),
         "mc" | "mc-fast" => Box::new(search(spec, params)?),
-        other => return Err(SpecError::UnknownAgent(other.to_owned())),
+        other => return Err(SpecError::UnknownAgent(excerpt(other, NAME_CHARS))),
     })
 }
 

@@ -57,6 +57,24 @@ pub enum ParseError {
 }
 
 /// Reads one card from the front of `text`; returns it and the rest.
+/// The longest part of a token an error quotes, in characters.
+const TOKEN_CHARS: usize = 40;
+
+/// A token as an error quotes it: at most [`TOKEN_CHARS`] characters.
+fn token_excerpt(token: &str) -> String {
+    excerpt(token, TOKEN_CHARS)
+}
+
+/// `text` as an error message quotes input: at most `max_chars` characters, with `…` after a
+/// cut, so that no message repeats a huge input whole. Every error of the workspace's crates
+/// that quotes what it was given quotes it through this.
+pub fn excerpt(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 fn parse_prefix<'a>(text: &'a str, token: &str) -> Result<(Card, &'a str), ParseError> {
     let mut chars = text.chars();
     let first = chars.next().ok_or(ParseError::Empty)?;
@@ -64,15 +82,15 @@ fn parse_prefix<'a>(text: &'a str, token: &str) -> Result<(Card, &'a str), Parse
         (Rank::Ten, &text[2..])
     } else {
         let rank = Rank::from_char(first).ok_or_else(|| ParseError::UnknownRank {
-            token: token.to_owned(),
+            token: token_excerpt(token),
             rank: if first == '1' { "1".to_owned() } else { first.to_string() },
         })?;
         (rank, chars.as_str())
     };
     let mut chars = rest.chars();
-    let suit_char = chars.next().ok_or_else(|| ParseError::MissingSuit { token: token.to_owned() })?;
+    let suit_char = chars.next().ok_or_else(|| ParseError::MissingSuit { token: token_excerpt(token) })?;
     let suit = Suit::from_char(suit_char)
-        .ok_or_else(|| ParseError::UnknownSuit { token: token.to_owned(), suit: suit_char.to_string() })?;
+        .ok_or_else(|| ParseError::UnknownSuit { token: token_excerpt(token), suit: suit_char.to_string() })?;
     // Allow a variation selector after a symbol (`♥️`), as some keyboards add one.
     let rest = chars.as_str().trim_start_matches('\u{fe0f}');
     Ok((Card::new(rank, suit), rest))
@@ -86,7 +104,7 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Card, ParseError> {
         let token = s.trim();
         let (card, rest) = parse_prefix(token, token)?;
-        if rest.is_empty() { Ok(card) } else { Err(ParseError::TrailingText { token: token.to_owned() }) }
+        if rest.is_empty() { Ok(card) } else { Err(ParseError::TrailingText { token: token_excerpt(token) }) }
     }
 }
 
@@ -102,7 +120,7 @@ impl FromStr for CardSet {
             while !rest.is_empty() {
                 let (card, after) = parse_prefix(rest, token)?;
                 if !set.insert(card) {
-                    return Err(ParseError::DuplicateCard { card, token: token.to_owned() });
+                    return Err(ParseError::DuplicateCard { card, token: token_excerpt(token) });
                 }
                 rest = after;
             }
@@ -139,7 +157,7 @@ impl FromStr for Rank {
     /// Reads a rank: `A`, `2`-`9`, `T` or `10`, `J`, `Q`, `K`, any case.
     fn from_str(s: &str) -> Result<Rank, ParseError> {
         let token = s.trim();
-        let unknown = || ParseError::UnknownRank { token: token.to_owned(), rank: token.to_owned() };
+        let unknown = || ParseError::UnknownRank { token: token_excerpt(token), rank: token_excerpt(token) };
         if token == "10" {
             return Ok(Rank::Ten);
         }
@@ -157,7 +175,7 @@ impl FromStr for Suit {
     /// Reads a suit: `S H D C` in any case, or `♠ ♥ ♦ ♣`.
     fn from_str(s: &str) -> Result<Suit, ParseError> {
         let token = s.trim();
-        let unknown = || ParseError::UnknownSuit { token: token.to_owned(), suit: token.to_owned() };
+        let unknown = || ParseError::UnknownSuit { token: token_excerpt(token), suit: token_excerpt(token) };
         let mut chars = token.trim_end_matches('\u{fe0f}').chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Suit::from_char(c).ok_or_else(unknown),
@@ -201,6 +219,18 @@ mod tests {
         assert_eq!("".parse::<Card>(), Err(ParseError::Empty));
         let message = "QZ".parse::<Card>().unwrap_err().to_string();
         assert!(message.contains("unknown suit `Z` in `QZ`"), "{message}");
+    }
+
+    #[test]
+    fn errors_quote_a_long_token_cut_short() {
+        let long = format!("X{}", "S".repeat(100_000));
+        let message = long.parse::<Card>().unwrap_err().to_string();
+        assert!(message.len() < 200, "{} bytes", message.len());
+        assert!(message.contains(&format!("`X{}…`", "S".repeat(39))), "{message}");
+        let message = format!("AS {}", "7".repeat(100_000)).parse::<CardSet>().unwrap_err().to_string();
+        assert!(message.len() < 200, "{message}");
+        assert_eq!(excerpt("héllo", 2), "hé…");
+        assert_eq!(excerpt("héllo", 5), "héllo");
     }
 
     #[test]

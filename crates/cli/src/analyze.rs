@@ -9,6 +9,7 @@ use gin_cards::{Card, CardSet, Rank};
 use gin_rules::{Arrangement, BestDiscards, KnockLimit, Meld, Ruleset, Solver};
 use serde::Serialize;
 
+use crate::files;
 use crate::render::Style;
 use crate::rules_arg::{RulesArg, RulesSource};
 use crate::{Failure, Outcome};
@@ -222,21 +223,22 @@ impl Analyzer {
         let mut answered: u64 = 0;
         let mut bad: u64 = 0;
         loop {
-            buffer.clear();
-            let read = input.read_until(b'\n', &mut buffer).context("cannot read standard input")?;
-            if read == 0 {
-                break;
-            }
+            let read = files::read_line(&mut input, &mut buffer, files::MAX_HAND_LINE)
+                .context("cannot read standard input")?;
             line += 1;
-            let result = match std::str::from_utf8(&buffer) {
-                Ok(text) => {
+            let result = match (read, std::str::from_utf8(&buffer)) {
+                (files::Line::End, _) => break,
+                (files::Line::TooLong, _) => {
+                    Err(format!("longer than {}: not a hand", files::size(files::MAX_HAND_LINE as u64)))
+                }
+                (files::Line::Read, Ok(text)) => {
                     let text = text.trim_start_matches('\u{feff}').trim();
                     if text.is_empty() || text.starts_with('#') {
                         continue;
                     }
                     CardSet::parse_hand(text, &HAND_SIZES).map_err(|err| err.to_string())
                 }
-                Err(_) => Err("not valid UTF-8 text".to_owned()),
+                (files::Line::Read, Err(_)) => Err("not valid UTF-8 text".to_owned()),
             };
             match result {
                 Ok(hand) => {

@@ -12,7 +12,8 @@ use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Deal, PlayerView};
 use gin_rules::Ruleset;
 
-use crate::protocol::{AnswerLine, FromHost, VERSION};
+use crate::files;
+use crate::protocol::{AnswerLine, FromHost, MAX_LINE, VERSION};
 use crate::sim::load_params;
 use crate::{Failure, Outcome};
 
@@ -91,13 +92,28 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
     let mut agent: Option<Box<dyn Agent + Send>> = None;
     // What a decision's view leaves out: the game's rules.
     let mut rules = Ruleset::default();
-    for (number, line) in input.lines().enumerate() {
-        let line = line.context("cannot read standard input")?;
+    let mut input = input;
+    let mut buffer = Vec::new();
+    for number in 0.. {
+        match files::read_line(&mut input, &mut buffer, MAX_LINE).context("cannot read standard input")? {
+            files::Line::Read => {}
+            files::Line::End => break,
+            files::Line::TooLong => {
+                bail!(
+                    "line {}: longer than {}, the longest message the protocol allows",
+                    number + 1,
+                    files::size(MAX_LINE as u64)
+                )
+            }
+        }
+        let Ok(line) = std::str::from_utf8(&buffer) else {
+            bail!("line {}: not UTF-8 text", number + 1);
+        };
         if line.trim().is_empty() {
             continue;
         }
         let message: FromHost =
-            serde_json::from_str(&line).with_context(|| format!("line {}: not a host message", number + 1))?;
+            serde_json::from_str(line).with_context(|| format!("line {}: not a host message", number + 1))?;
         match message {
             FromHost::StartGame { version, seat, rules: game_rules, seed } => {
                 if version != VERSION {

@@ -10,26 +10,29 @@
 //! program names with a knock, big gin or a defense are read into a [`Showing`] that
 //! [`Agent::show`] hands to the referee.
 
-use std::collections::VecDeque;
+mod logs;
+mod process;
+
 use std::fmt;
-use std::fs::{self, File};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec, SpecError};
 use gin_engine::{Action, Agent, Event, PlayerView};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
 
-use crate::protocol::{self, DecideView, ToAgent, VERSION};
+use crate::files;
+use crate::protocol::{self, DecideView, MAX_LINE, ToAgent, VERSION};
+use crate::render::untrusted;
+use logs::{LogDir, LogHandle};
+pub(crate) use process::KEEPER_FAILED;
+use process::{Line, Process, StderrState};
 
 /// The prefix of an agent spec that names a program.
 pub(crate) const PROGRAM_PREFIX: &str = "cmd:";
@@ -43,13 +46,6 @@ pub(crate) const DEFAULT_STARTUP: &str = "10";
 
 /// How long a program that was told to quit may take to exit before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
-
-/// How much of a program's standard error its log keeps: the last MiB (the file may reach
-/// twice that while the program runs).
-const LOG_KEEP: usize = 1 << 20;
-
-/// The longest line a program may send.
-const MAX_LINE: u64 = 1 << 20;
 
 /// The longest part of a program's line quoted in a message.
 const QUOTE: usize = 120;
@@ -150,10 +146,12 @@ pub(crate) struct Limits {
 /// `--agent-timeout` and `--agent-startup`, shared by the commands that start agent programs.
 #[derive(Clone, Debug, clap::Args)]
 pub(crate) struct LimitArgs {
-    /// The most time an agent program (cmd:...) may take over one decision.
+    /// The most time an agent program (cmd:...) may take over one decision, from 0.001 to 3600
+    /// seconds.
     #[arg(long, value_name = "SECONDS", default_value = DEFAULT_TIMEOUT, value_parser = parse_timeout)]
     agent_timeout: Duration,
-    /// The time an agent program may take to start, on top of its first decision's.
+    /// The time an agent program may take to start, on top of its first decision's, from 0.001
+    /// to 3600 seconds.
     #[arg(long, value_name = "SECONDS", default_value = DEFAULT_STARTUP, value_parser = parse_timeout)]
     agent_startup: Duration,
 }
@@ -162,6 +160,11 @@ impl LimitArgs {
     /// The limits these options give.
     pub(crate) fn limits(&self) -> Limits {
         Limits { decision: self.agent_timeout, startup: self.agent_startup }
+    }
+
+    /// A host for the programs of one run, with these limits.
+    pub(crate) fn host(&self) -> Host {
+        Host::new(self.limits())
     }
 }
 
@@ -173,26 +176,35 @@ impl LimitArgs {
 pub(crate) fn build_agent(
     choice: &AgentChoice,
     params: &AgentParams,
-    limits: Limits,
+    host: &Host,
 ) -> Result<(Box<dyn Agent + Send>, Report)> {
     match choice {
         AgentChoice::Builtin(spec) => Ok((registry::build(spec, params)?, Report::default())),
         AgentChoice::Program(words) => {
-            let agent = ExternalAgent::start(words, limits)?;
+            let agent = ExternalAgent::start(words, host)?;
             let report = agent.report.clone();
             Ok((Box::new(agent), report))
         }
     }
 }
 
-/// `--agent-timeout SECONDS`: a positive number of seconds.
+/// The shortest time limit an agent program may be given, in seconds.
+pub(crate) const MIN_LIMIT_SECONDS: f64 = 0.001;
+
+/// The longest time limit an agent program may be given, in seconds (an hour): the sum of both
+/// limits, added to the clock, stays far from any overflow.
+pub(crate) const MAX_LIMIT_SECONDS: f64 = 3600.0;
+
+/// `--agent-timeout SECONDS` and `--agent-startup SECONDS`: from [`MIN_LIMIT_SECONDS`] to
+/// [`MAX_LIMIT_SECONDS`].
 pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let range = format!("from {MIN_LIMIT_SECONDS} to {MAX_LIMIT_SECONDS} seconds");
     match text.trim().parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => {
-            Duration::try_from_secs_f64(seconds).map_err(|err| err.to_string())
+        Ok(seconds) if (MIN_LIMIT_SECONDS..=MAX_LIMIT_SECONDS).contains(&seconds) => {
+            Ok(Duration::from_secs_f64(seconds))
         }
-        Ok(_) => Err("the timeout must be a positive number of seconds".to_owned()),
-        Err(err) => Err(format!("{err}: expected a number of seconds")),
+        Ok(_) => Err(format!("a time limit must be {range} (an hour at most)")),
+        Err(err) => Err(format!("{err}: expected a number of seconds, {range}")),
     }
 }
 
@@ -202,15 +214,17 @@ pub(crate) struct Report(Arc<Mutex<ReportState>>);
 
 #[derive(Debug, Default)]
 struct ReportState {
-    /// The program's command line; empty for a built-in agent.
+    /// The program's command line, as it may be shown; empty for a built-in agent.
     program: String,
     /// Where its standard error goes.
     log: PathBuf,
     /// What reached the log so far, and whether the program's standard error has closed.
     stderr: Arc<StderrState>,
+    /// Whether the log is still there.
+    kept: Option<LogHandle>,
     /// Why the host gave up on it.
     fault: Option<String>,
-    /// Its last answer.
+    /// Its last answer, as it may be shown.
     last_reply: Option<String>,
 }
 
@@ -220,7 +234,7 @@ impl Report {
     }
 
     /// Why the program forfeited, given the engine's reason for refusing its action: `None` for a
-    /// built-in agent.
+    /// built-in agent. Everything in it that came from the program is escaped and cut short.
     pub(crate) fn explain(&self, refused: &str) -> Option<String> {
         let state = self.lock();
         if state.program.is_empty() {
@@ -228,8 +242,8 @@ impl Report {
         }
         let what = match (&state.fault, &state.last_reply) {
             (Some(fault), _) => fault.clone(),
-            (None, Some(reply)) => format!("answered {}, which the game refuses: {refused}", quote(reply)),
-            (None, None) => format!("was refused: {refused}"),
+            (None, Some(reply)) => format!("answered {reply}, which the game refuses: {}", untrusted(refused, QUOTE)),
+            (None, None) => format!("was refused: {}", untrusted(refused, QUOTE)),
         };
         // The log is named when the program wrote something there (an empty one is removed): a
         // program that just ended has a moment to have its last words copied.
@@ -237,10 +251,16 @@ impl Report {
         while !state.stderr.closed.load(Ordering::Acquire) && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(2));
         }
-        let log = if state.stderr.bytes.load(Ordering::Acquire) > 0 {
+        let log = if state.stderr.bytes.load(Ordering::Acquire) == 0 {
+            "it wrote nothing to its standard error".to_owned()
+        } else if state.kept.as_ref().is_some_and(LogHandle::kept) {
             format!("its standard error is in {}", state.log.display())
         } else {
-            "it wrote nothing to its standard error".to_owned()
+            format!(
+                "its standard error was in {}, removed to keep the run's agent logs within {}",
+                state.log.display(),
+                files::size(logs::RUN_CAP)
+            )
         };
         Some(format!("program `{}` {what} ({log})", state.program))
     }
@@ -257,27 +277,59 @@ impl Report {
     }
 }
 
-/// A line from the program, or why there are no more.
-enum Line {
-    Text(String),
-    TooLong,
-    Closed,
+/// Where and how agent programs run: their time limits, the run's folder of logs, and on Linux
+/// the keeper that ends everything a program starts. One per command run, shared by every
+/// program it starts.
+#[derive(Clone, Debug)]
+pub(crate) struct Host {
+    /// The programs' time limits.
+    pub limits: Limits,
+    logs: Arc<LogDir>,
+    /// `gin agent-keeper`'s binary (this one), where there is a keeper.
+    keeper: Option<PathBuf>,
+}
+
+impl Host {
+    /// A host with these limits, its logs in a folder of the run's own within [`logs::RUN_CAP`].
+    pub(crate) fn new(limits: Limits) -> Host {
+        Host { limits, logs: Arc::new(LogDir::new(logs::RUN_CAP)), keeper: keeper_binary() }
+    }
+
+    /// What the command says at the end of its run: logs that were removed to stay within the
+    /// cap, if any were.
+    pub(crate) fn closing_note(&self) -> Option<String> {
+        let evicted = self.logs.evicted();
+        (evicted > 0).then(|| {
+            format!(
+                "note: {evicted} agent {} removed (the oldest first) to keep this run's agent logs within {}{}",
+                if evicted == 1 { "log was" } else { "logs were" },
+                files::size(logs::RUN_CAP),
+                self.logs.folder().map(|folder| format!(", in {}", folder.display())).unwrap_or_default()
+            )
+        })
+    }
+}
+
+/// The keeper: this binary, on Linux.
+#[cfg(target_os = "linux")]
+fn keeper_binary() -> Option<PathBuf> {
+    // The running binary itself, even if its file was replaced since it started.
+    Some(PathBuf::from("/proc/self/exe"))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn keeper_binary() -> Option<PathBuf> {
+    None
 }
 
 /// An agent program, started with piped standard input and output and its standard error in a
 /// log file.
 pub(crate) struct ExternalAgent {
     name: String,
-    child: Child,
-    /// Batches of messages for the writer thread; `None` once closed.
-    to_program: Option<Sender<Vec<u8>>>,
-    lines: Receiver<Line>,
+    process: Process,
     timeout: Duration,
     /// The start-up allowance, until the first decision spends it.
     startup: Option<Duration>,
-    log: PathBuf,
-    /// The thread that copies the program's standard error into `log`.
-    stderr: Option<thread::JoinHandle<()>>,
     report: Report,
     seat: Player,
     points: ByPlayer<u32>,
@@ -292,57 +344,31 @@ pub(crate) struct ExternalAgent {
 }
 
 impl ExternalAgent {
-    /// Starts `words[0]` with the rest as its arguments.
+    /// Starts `words[0]` with the rest as its arguments, under `host`.
     ///
     /// # Errors
     /// The log file cannot be created, or the program cannot be started.
-    pub(crate) fn start(words: &[String], limits: Limits) -> Result<ExternalAgent> {
-        static STARTED: AtomicU64 = AtomicU64::new(0);
-        let (program, args) = words.split_first().ok_or_else(|| anyhow!("no program given"))?;
-        let number = STARTED.fetch_add(1, Ordering::Relaxed);
-        let log = std::env::temp_dir().join(format!("gin-agent-{}-{number}.log", std::process::id()));
-        let file = File::create(&log).with_context(|| format!("cannot create the log file `{}`", log.display()))?;
+    pub(crate) fn start(words: &[String], host: &Host) -> Result<ExternalAgent> {
         let command_line = words.join(" ");
-        let mut command = Command::new(program);
-        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        // A group of its own, so that it is ended with every process it starts.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .spawn()
-            .inspect_err(|_| {
-                let _ = fs::remove_file(&log);
-            })
-            .with_context(|| format!("cannot start the agent program `{command_line}`"))?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let stderr_state = Arc::new(StderrState::default());
-        let stderr = {
-            let log = log.clone();
-            let state = Arc::clone(&stderr_state);
-            thread::spawn(move || keep_log(stderr, file, &log, LOG_KEEP, &state))
-        };
-        let (to_program, batches) = mpsc::channel();
-        thread::spawn(move || write_batches(stdin, &batches));
-        let (line_sender, lines) = mpsc::channel();
-        thread::spawn(move || read_lines(stdout, &line_sender));
+        let shown = untrusted(&command_line, QUOTE);
+        let log = host.logs.create().context("cannot create a log file for the agent program")?;
+        let log_path = log.path().to_path_buf();
+        let kept = log.handle();
+        let process = Process::start(words, host.keeper.as_deref(), log)
+            .with_context(|| format!("cannot start the agent program `{shown}`"))?;
         let report = Report(Arc::new(Mutex::new(ReportState {
-            program: command_line.clone(),
-            log: log.clone(),
-            stderr: Arc::clone(&stderr_state),
+            program: shown,
+            log: log_path,
+            stderr: process.stderr(),
+            kept: Some(kept),
             fault: None,
             last_reply: None,
         })));
         Ok(ExternalAgent {
             name: format!("{PROGRAM_PREFIX}{command_line}"),
-            child,
-            to_program: Some(to_program),
-            lines,
-            timeout: limits.decision,
-            startup: Some(limits.startup),
-            log,
-            stderr: Some(stderr),
+            process,
+            timeout: host.limits.decision,
+            startup: Some(host.limits.startup),
             report,
             seat: Player::One,
             points: ByPlayer::default(),
@@ -368,57 +394,56 @@ impl ExternalAgent {
         if self.pending.is_empty() {
             return;
         }
-        let batch = std::mem::take(&mut self.pending);
-        if let Some(sender) = &self.to_program {
-            // A closed writer means the program's input is closed; the reader will tell.
-            let _ = sender.send(batch);
-        }
+        self.process.send(std::mem::take(&mut self.pending));
     }
 
-    /// How the program ended, if it did within a moment.
-    fn exit_status(&mut self) -> Option<ExitStatus> {
-        let deadline = Instant::now() + Duration::from_millis(200);
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
-                _ => return None,
-            }
-        }
-    }
-
-    /// Records why the program forfeits.
+    /// Records why the program forfeits, and ends it with everything it started.
     fn fail(&mut self, fault: String) {
         self.report.set_fault(fault);
         self.pending.clear();
-        self.to_program = None;
+        self.process.end();
+    }
+
+    /// A line the program sent unasked: the keeper saying it could not start the program, or
+    /// text out of turn.
+    fn unasked(&self, text: &str) -> String {
+        match text.strip_prefix(KEEPER_FAILED) {
+            Some(why) if self.decisions <= 1 => format!("could not be started: {}", untrusted(why, QUOTE)),
+            _ => format!("sent {} when no decision was asked for", quote(text)),
+        }
     }
 
     /// The program's answer to a decision in `view`, with the cards it shows, or `None` when it
     /// gave none that can be played.
     fn answer(&mut self, view: &PlayerView<'_>) -> Option<(Action, Option<Showing>)> {
         // The program answers nothing but decisions: anything waiting is out of turn.
-        match self.lines.try_recv() {
-            Ok(Line::Text(text)) => {
-                self.fail(format!("sent {} when no decision was asked for", quote(&text)));
+        match self.process.try_line() {
+            Some(Line::Text(text)) => {
+                let fault = self.unasked(&text);
+                self.fail(fault);
                 return None;
             }
-            Ok(Line::TooLong) => {
-                self.fail(format!("sent a line longer than {MAX_LINE} bytes"));
+            Some(Line::TooLong) => {
+                self.fail(format!("sent a line longer than {}", files::size(MAX_LINE as u64)));
                 return None;
             }
-            Ok(Line::Closed) | Err(mpsc::TryRecvError::Disconnected) => {
+            Some(Line::Closed) => {
                 let fault = self.closed();
                 self.fail(fault);
                 return None;
             }
-            Err(mpsc::TryRecvError::Empty) => {}
+            None => {}
         }
         self.send();
         let startup = self.startup.take();
         let wait = self.timeout + startup.unwrap_or_default();
-        match self.lines.recv_timeout(wait) {
-            Ok(Line::Text(text)) => match protocol::parse_answer(text.trim()) {
+        match self.process.next_line(wait) {
+            Some(Line::Text(text)) if text.starts_with(KEEPER_FAILED) => {
+                let fault = self.unasked(&text);
+                self.fail(fault);
+                None
+            }
+            Some(Line::Text(text)) => match protocol::parse_answer(text.trim()) {
                 Ok(answer)
                     if answer.id.is_some_and(|id| id != self.decisions) || (self.echoes && answer.id.is_none()) =>
                 {
@@ -433,30 +458,33 @@ impl ExternalAgent {
                 Ok(answer) => match answer.showing(view) {
                     Ok(showing) => {
                         self.echoes |= answer.id.is_some();
-                        self.report.lock().last_reply = Some(text);
+                        self.report.lock().last_reply = Some(quote(&text));
                         Some((answer.action, showing))
                     }
                     Err(err) => {
-                        self.fail(format!("answered {}, which the game refuses: {err}", quote(&text)));
+                        self.fail(format!(
+                            "answered {}, which the game refuses: {}",
+                            quote(&text),
+                            untrusted(&err.to_string(), QUOTE)
+                        ));
                         None
                     }
                 },
                 Err(err) => {
-                    self.fail(format!("answered {}, which is not an action: {err}", quote(&text)));
+                    self.fail(format!("answered {}, which is not an action: {}", quote(&text), untrusted(&err, QUOTE)));
                     None
                 }
             },
-            Ok(Line::TooLong) => {
-                self.fail(format!("answered with a line longer than {MAX_LINE} bytes"));
+            Some(Line::TooLong) => {
+                self.fail(format!("answered with a line longer than {}", files::size(MAX_LINE as u64)));
                 None
             }
-            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+            Some(Line::Closed) => {
                 let fault = self.closed();
                 self.fail(fault);
                 None
             }
-            Err(RecvTimeoutError::Timeout) => {
-                self.end_group();
+            None => {
                 let within = match startup {
                     Some(startup) => format!(
                         "its first decision within {} s ({} s to start and {} s to decide)",
@@ -472,18 +500,9 @@ impl ExternalAgent {
         }
     }
 
-    /// Ends the program and every process of its group.
-    fn end_group(&mut self) {
-        #[cfg(unix)]
-        if let Ok(id) = i32::try_from(self.child.id()) {
-            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(id), nix::sys::signal::Signal::SIGKILL);
-        }
-        let _ = self.child.kill();
-    }
-
-    /// Why the program's output closed.
+    /// Why the program's output closed: how it ended.
     fn closed(&mut self) -> String {
-        match self.exit_status() {
+        match self.process.exit_status(Duration::from_millis(200)) {
             Some(status) => match status.code() {
                 Some(code) => format!("exited with status {code} before answering"),
                 None => format!("was killed ({status}) before answering"),
@@ -550,126 +569,25 @@ impl Agent for ExternalAgent {
 
 impl Drop for ExternalAgent {
     fn drop(&mut self) {
-        let faulted = self.report.fault();
-        if !faulted {
+        if !self.report.fault() {
             self.queue(&ToAgent::Quit);
             self.send();
+            // Its input closes once everything queued is written; it has a moment to exit.
+            self.process.close_input();
+            self.process.await_exit(QUIT_GRACE);
         }
-        // Closing the writer closes the program's input once everything queued is written.
-        self.to_program = None;
-        let deadline = Instant::now() + QUIT_GRACE;
-        if !faulted {
-            // Wait for the program to close its output (it usually exits then), then for its exit.
-            while let Ok(Line::Text(_) | Line::TooLong) =
-                self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {}
-            while Instant::now() < deadline && !matches!(self.child.try_wait(), Ok(Some(_))) {
-                thread::sleep(Duration::from_millis(1));
-            }
-        }
-        // Whatever it left running in its group goes with it (the program itself too, if it
-        // has not exited).
-        self.end_group();
-        let _ = self.child.wait();
-        // The log is complete once the program's standard error is closed; an empty one is not
-        // kept.
-        if let Some(copier) = self.stderr.take() {
-            let _ = copier.join();
-        }
-        if fs::metadata(&self.log).is_ok_and(|meta| meta.len() == 0) {
-            let _ = fs::remove_file(&self.log);
-        }
+        // Whatever it left running goes with it (the program itself too, if it has not exited).
+        self.process.end();
     }
 }
 
-/// The thread that copies a program's standard error into `file` (at `path`), keeping its last
-/// `keep` bytes: the file is cut back to them whenever it reaches twice that, and at the end.
-fn keep_log(mut stderr: impl Read, file: File, path: &Path, keep: usize, state: &StderrState) {
-    let mut file = Some(file);
-    let mut written = 0usize;
-    // The last `keep` bytes, in order, to cut the file back to.
-    let mut tail: VecDeque<u8> = VecDeque::new();
-    let mut buffer = [0u8; 8192];
-    let cut_back = |file: &mut Option<File>, tail: &VecDeque<u8>| -> usize {
-        let (front, back) = tail.as_slices();
-        *file = File::create(path).ok();
-        if let Some(fresh) = file {
-            let _ = fresh.write_all(front).and_then(|()| fresh.write_all(back));
-        }
-        tail.len()
-    };
-    loop {
-        let n = match stderr.read(&mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        let chunk = &buffer[..n];
-        tail.extend(chunk);
-        if tail.len() > keep {
-            tail.drain(..tail.len() - keep);
-        }
-        if let Some(open) = &mut file {
-            let _ = open.write_all(chunk);
-        }
-        written += n;
-        state.bytes.fetch_add(n as u64, Ordering::Release);
-        if written >= 2 * keep {
-            written = cut_back(&mut file, &tail);
-        }
-    }
-    if written > keep {
-        cut_back(&mut file, &tail);
-    }
-    state.closed.store(true, Ordering::Release);
-}
-
-/// How far the copy of a program's standard error has got.
-#[derive(Debug, Default)]
-struct StderrState {
-    /// Bytes the program wrote there.
-    bytes: AtomicU64,
-    /// Whether it has closed (the log is then complete).
-    closed: std::sync::atomic::AtomicBool,
-}
-
-/// The writer thread: writes each batch and flushes, until the agent closes the channel or the
-/// program's input is closed.
-fn write_batches(stdin: ChildStdin, batches: &Receiver<Vec<u8>>) {
-    let mut stdin = stdin;
-    while let Ok(batch) = batches.recv() {
-        if stdin.write_all(&batch).and_then(|()| stdin.flush()).is_err() {
-            return;
-        }
-    }
-}
-
-/// The reader thread: sends each line of the program's output, then `Closed`.
-fn read_lines(stdout: impl Read, lines: &Sender<Line>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut buffer = Vec::new();
-        let line = match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => Line::Closed,
-            Ok(_) if buffer.last() != Some(&b'\n') && buffer.len() as u64 >= MAX_LINE => Line::TooLong,
-            Ok(_) => Line::Text(String::from_utf8_lossy(&buffer).trim_end_matches(['\n', '\r']).to_owned()),
-        };
-        let last = !matches!(line, Line::Text(_));
-        if lines.send(line).is_err() || last {
-            return;
-        }
-    }
-}
-
-/// A program's line in backquotes, cut short when long.
+/// A program's line in backquotes, as it may be shown: escaped, and cut short when long.
 fn quote(text: &str) -> String {
     let text = text.trim();
     if text.is_empty() {
         return "an empty line".to_owned();
     }
-    match text.char_indices().nth(QUOTE) {
-        Some((at, _)) => format!("`{}...`", &text[..at]),
-        None => format!("`{text}`"),
-    }
+    format!("`{}`", untrusted(text, QUOTE))
 }
 
 #[cfg(test)]
@@ -691,8 +609,12 @@ mod tests {
     fn timeouts_are_positive_seconds() {
         assert_eq!(parse_timeout("1"), Ok(Duration::from_secs(1)));
         assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
-        assert!(parse_timeout("0").is_err());
-        assert!(parse_timeout("soon").is_err());
+        assert_eq!(parse_timeout("3600"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_timeout("0.001"), Ok(Duration::from_millis(1)));
+        for bad in ["0", "-1", "3600.5", "1e19", "inf", "NaN", "soon"] {
+            let err = parse_timeout(bad).unwrap_err();
+            assert!(err.contains("from 0.001 to 3600 seconds"), "{bad}: {err}");
+        }
     }
 
     #[test]
@@ -705,6 +627,9 @@ mod tests {
     fn long_lines_are_cut_in_messages() {
         assert_eq!(quote("hello"), "`hello`");
         assert_eq!(quote(""), "an empty line");
-        assert!(quote(&"x".repeat(500)).ends_with("...`"));
+        assert!(quote(&"x".repeat(500)).ends_with("x…`"));
+        assert_eq!(quote(&"x".repeat(500)).chars().count(), QUOTE + 3);
+        // What a program sends never drives the terminal.
+        assert_eq!(quote("\u{1b}]0;owned\u{7}\u{0}"), "`\\u{1b}]0;owned\\u{7}\\u{0}`");
     }
 }

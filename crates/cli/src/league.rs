@@ -74,15 +74,15 @@ pub(crate) struct LeagueArgs {
     #[arg(long, value_name = "N", default_value = "400", value_parser = sim::parse_games)]
     games: u64,
 
-    /// The seed: the same seed plays the same games.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    /// The seed, from 0 to 2^64 - 1: the same seed plays the same games.
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = sim::parse_seed)]
     seed: u64,
 
     #[command(flatten)]
     rules: RulesArg,
 
-    /// The number of threads that play games; by default, one per core. The results do not
-    /// depend on it.
+    /// The number of threads that play games, from 1 to 256; by default, one per core. The
+    /// results do not depend on it.
     #[arg(long, value_name = "T", value_parser = sim::parse_threads)]
     threads: Option<usize>,
 
@@ -98,7 +98,7 @@ pub(crate) struct LeagueArgs {
     limits: external::LimitArgs,
 
     /// Stop once one agent has forfeited this many games of one pairing; 0 never stops.
-    #[arg(long, value_name = "N", default_value = "10")]
+    #[arg(long, value_name = "N", default_value = "10", value_parser = sim::parse_forfeits)]
     max_forfeits: u64,
 }
 
@@ -170,11 +170,13 @@ pub(crate) fn run(args: &LeagueArgs) -> Result<Outcome, Failure> {
     let pairs = args.games.div_ceil(2);
     let pairings: Vec<(usize, usize)> =
         (0..agents.len()).flat_map(|i| (i + 1..agents.len()).map(move |j| (i, j))).collect();
-    let threads = args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get));
+    let threads =
+        args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get).min(sim::MAX_THREADS));
     let threads = threads.min(usize::try_from(pairs).unwrap_or(usize::MAX));
     let total = pairs * 2 * pairings.len() as u64;
     let started = Instant::now();
     let progress = io::stderr().is_terminal().then(|| Progress::new(total));
+    let host = args.limits.host();
     let mut played = Vec::with_capacity(pairings.len());
     for &(i, j) in &pairings {
         let specs = [agents[i].clone(), agents[j].clone()];
@@ -184,11 +186,18 @@ pub(crate) fn run(args: &LeagueArgs) -> Result<Outcome, Failure> {
             pairs,
             specs: &specs,
             params: &params,
-            limits: args.limits.limits(),
+            host: &host,
             max_forfeits: args.max_forfeits,
         };
-        let tally =
-            plan.play(threads, progress.as_ref()).with_context(|| format!("{} against {}", names[i], names[j]))?;
+        let tally = match plan.play(threads, progress.as_ref()) {
+            Ok(tally) => tally,
+            Err(err) => {
+                if let Some(note) = host.closing_note() {
+                    eprintln!("{note}");
+                }
+                return Err(err.context(format!("{} against {}", names[i], names[j])).into());
+            }
+        };
         if let Some(progress) = &progress {
             progress.add_before(pairs * 2);
         }
@@ -207,6 +216,9 @@ pub(crate) fn run(args: &LeagueArgs) -> Result<Outcome, Failure> {
             );
         }
         played.push(result);
+    }
+    if let Some(note) = host.closing_note() {
+        eprintln!("{note}");
     }
     let elapsed = started.elapsed();
     let league = League {

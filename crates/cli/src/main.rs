@@ -14,9 +14,12 @@ mod analyze;
 mod bot;
 mod completions;
 mod external;
+mod files;
 #[cfg(test)]
 mod fuzzing;
 mod invocation;
+#[cfg(target_os = "linux")]
+mod keeper;
 mod league;
 mod man;
 mod play;
@@ -64,6 +67,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run an agent program so that nothing it starts outlives it (started by gin itself).
+    #[cfg(target_os = "linux")]
+    #[command(name = "agent-keeper", hide = true)]
+    AgentKeeper(keeper::KeeperArgs),
     /// Show a hand's best melds, its deadwood, and whether it can knock or is gin.
     #[command(long_about = analyze::LONG_ABOUT, after_help = analyze::AFTER_HELP)]
     Analyze(analyze::AnalyzeArgs),
@@ -128,6 +135,8 @@ impl From<anyhow::Error> for Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
+        #[cfg(target_os = "linux")]
+        Command::AgentKeeper(args) => return keeper::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Bot(args) => bot::run(args),
         Command::Completions(args) => completions::run(args, Cli::command()),

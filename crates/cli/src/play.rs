@@ -114,8 +114,8 @@ pub(crate) struct PlayArgs {
     ai: Option<String>,
     #[command(flatten)]
     limits: external::LimitArgs,
-    /// The seed of the deal (printed at the start when drawn from the clock).
-    #[arg(long, value_name = "N")]
+    /// The seed of the deal, from 0 to 2^64 - 1 (printed at the start when drawn from the clock).
+    #[arg(long, value_name = "N", value_parser = crate::sim::parse_seed)]
     seed: Option<u64>,
     #[command(flatten)]
     rules: RulesArg,
@@ -165,6 +165,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let look = Look { symbols, color: color && !full_screen };
     let mut out = io::stdout().lock();
     check_save_target(args).map_err(Failure::usage)?;
+    let host = args.limits.host();
     let session = match &args.resume {
         Some(resume) => {
             let path = match resume {
@@ -174,11 +175,11 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
             let save = args.save.clone().unwrap_or_else(|| path.clone());
             // Locked before it is read: two sessions never resume one game.
             let lock = store::lock(&save)?;
-            let resumed = savefile::load(&path, args.ai.as_deref(), &AgentParams::default(), args.limits.limits())?;
+            let resumed = savefile::load(&path, args.ai.as_deref(), &AgentParams::default(), &host)?;
             Session::resumed(resumed, save, lock, look, terminal)
         }
         None => {
-            let mut session = Session::new(args, look, terminal).map_err(Failure::usage)?;
+            let mut session = Session::new(args, look, terminal, &host).map_err(Failure::usage)?;
             session._lock = Some(store::lock(&session.save)?);
             session
         }
@@ -190,7 +191,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
     let opening = session.begin(args.resume.is_some())?;
     if full_screen {
         drop(input);
-        return play_at_the_table(session, args, skin, look, &opening, &mut out);
+        return play_at_the_table(session, args, skin, look, &opening, &host, &mut out);
     }
     for line in &opening {
         writeln!(out, "{line}").map_err(anyhow::Error::from)?;
@@ -207,6 +208,7 @@ fn play_at_the_table(
     skin: table::Skin,
     look: Look,
     opening: &[String],
+    host: &external::Host,
     out: &mut impl Write,
 ) -> Result<Outcome, Failure> {
     // Another game: the same opponent (a program only when named on the command line) and
@@ -222,7 +224,7 @@ fn play_at_the_table(
         let next =
             PlayArgs { ai: ai.clone(), hotseat, seed: None, save: None, force: false, resume: None, ..args.clone() };
         // The last game's rules (a resumed game's own).
-        let mut session = Session::with_rules(&next, &rules, look, true)?;
+        let mut session = Session::with_rules(&next, &rules, look, true, host)?;
         session._lock = Some(store::lock(&session.save)?);
         let opening = session.begin(false)?;
         Ok((session, opening))
@@ -250,7 +252,8 @@ fn latest_unfinished() -> Result<PathBuf> {
         .into_iter()
         .map(|(path, _)| path)
         .find(|path| {
-            std::fs::read_to_string(path).is_ok_and(|text| !text.trim().is_empty() && !savefile::is_finished(&text))
+            crate::files::read_text(path, "the save", crate::files::MAX_SAVE_FILE)
+                .is_ok_and(|text| !text.trim().is_empty() && !savefile::is_finished(&text))
         })
         .ok_or_else(|| {
             anyhow!(
@@ -326,16 +329,22 @@ enum Stop {
 }
 
 impl Session {
-    fn new(args: &PlayArgs, look: Look, terminal: bool) -> Result<Session> {
+    fn new(args: &PlayArgs, look: Look, terminal: bool, host: &external::Host) -> Result<Session> {
         let (mut rules, _) = args.rules.load()?;
         if let Some(target) = args.target {
             rules.target = target;
         }
-        Session::with_rules(args, &rules, look, terminal)
+        Session::with_rules(args, &rules, look, terminal, host)
     }
 
     /// A new game under `rules` (the rest of the options from `args`).
-    fn with_rules(args: &PlayArgs, rules: &gin_rules::Ruleset, look: Look, terminal: bool) -> Result<Session> {
+    fn with_rules(
+        args: &PlayArgs,
+        rules: &gin_rules::Ruleset,
+        look: Look,
+        terminal: bool,
+        host: &external::Host,
+    ) -> Result<Session> {
         let seed = args.seed.unwrap_or_else(clock_seed);
         let log = LogHeader::new(seed, rules, None);
         // The person sits in seat one; the engine draws the first dealer from the seed.
@@ -346,8 +355,7 @@ impl Session {
         } else {
             let spec = args.ai.as_deref().unwrap_or(DEFAULT_AI);
             let (ai, report) =
-                savefile::build_ai(spec, human.opponent(), &log, &AgentParams::default(), args.limits.limits())
-                    .context("--ai")?;
+                savefile::build_ai(spec, human.opponent(), &log, &AgentParams::default(), host).context("--ai")?;
             ai_report = report;
             (Some(ai), PlayHeader::new(Some((spec, human))), Seats::versus_ai(human))
         };

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 /// The protocol's version, sent in `start_game`.
 pub(crate) const VERSION: u32 = 1;
 
+/// The longest line either side may send, its line break included: 1 MiB.
+pub(crate) const MAX_LINE: usize = 1 << 20;
+
 /// A message to an agent, borrowing what it sends.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

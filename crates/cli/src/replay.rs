@@ -1,7 +1,6 @@
 //! `gin replay`: a finished or saved game, hand by hand, from its event log.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -10,6 +9,7 @@ use clap::Args;
 use gin_engine::{Event, LogHeader, read_log, replay};
 use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Showdown, Showing};
 
+use crate::files;
 use crate::invocation::{gin_command, shell_word};
 use crate::render::Style;
 use crate::{Failure, Outcome};
@@ -76,7 +76,7 @@ impl Names {
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
-    let text = fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = files::read_text(&args.file, "the game file", files::MAX_SAVE_FILE)?;
     let (names, log) = split_save(&text).with_context(|| format!("{} is not a gin game", args.file.display()))?;
     let game = replay(log).with_context(|| format!("{} is damaged", args.file.display()))?;
     let (header, events) = read_log(log).with_context(|| format!("{} is damaged", args.file.display()))?;

@@ -4,9 +4,11 @@ use std::fmt;
 use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use gin_rules::Ruleset;
+
+use crate::files;
 
 /// The `--rules` option, shared by the commands that need a ruleset.
 #[derive(Clone, Debug, Args)]
@@ -53,13 +55,10 @@ fn load(spec: &str) -> Result<(Ruleset, RulesSource)> {
         return Ok((ruleset, RulesSource::Preset(name)));
     }
     let path = Path::new(spec);
-    let text = fs::read_to_string(path).with_context(|| {
-        if looks_like_a_name(spec) {
-            format!("--rules `{spec}` is neither a preset ({}) nor a readable file", Ruleset::PRESETS.join(", "))
-        } else {
-            format!("cannot read rules file `{}`", path.display())
-        }
-    })?;
+    if looks_like_a_name(spec) && fs::symlink_metadata(path).is_err() {
+        bail!("--rules `{spec}` is neither a preset ({}) nor a readable file", Ruleset::PRESETS.join(", "));
+    }
+    let text = files::read_text(path, "the rules file", files::MAX_SETTINGS_FILE)?;
     let ruleset = Ruleset::from_json(&text).with_context(|| format!("invalid rules file `{}`", path.display()))?;
     Ok((ruleset, RulesSource::File(spec.to_owned())))
 }
@@ -87,6 +86,6 @@ mod tests {
         let err = format!("{:#}", load("okla").unwrap_err());
         assert!(err.starts_with("--rules `okla` is neither a preset (standard, pagat, eaai, oklahoma)"), "{err}");
         let err = format!("{:#}", load("no/such/rules.json").unwrap_err());
-        assert!(err.starts_with("cannot read rules file `no/such/rules.json`: "), "{err}");
+        assert!(err.starts_with("cannot read the rules file `no/such/rules.json`: "), "{err}");
     }
 }

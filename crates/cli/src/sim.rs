@@ -2,7 +2,6 @@
 //! reports how each did.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::num::NonZero;
 use std::path::{Path, PathBuf};
@@ -19,6 +18,7 @@ use gin_engine::{Agent, GameOutcome, RunOptions, game_seed, play_game_observed};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
 use crate::external::{self, AgentChoice};
+use crate::files;
 use crate::rules_arg::{RulesArg, RulesSource};
 use crate::stats::{AgentFigures, Figures, GameObserver, Side, Tally};
 use crate::{Failure, Outcome};
@@ -111,15 +111,15 @@ pub(crate) struct SimArgs {
     #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_games)]
     games: u64,
 
-    /// The match seed: the same seed plays the same games.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    /// The match seed, from 0 to 2^64 - 1: the same seed plays the same games.
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = parse_seed)]
     seed: u64,
 
     #[command(flatten)]
     rules: RulesArg,
 
-    /// The number of threads that play games; by default, one per core. The results do not
-    /// depend on it.
+    /// The number of threads that play games, from 1 to 256; by default, one per core. The
+    /// results do not depend on it.
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
 
@@ -136,7 +136,7 @@ pub(crate) struct SimArgs {
 
     /// Stop the match once one agent has forfeited this many games (an agent program that keeps
     /// failing); 0 never stops.
-    #[arg(long, value_name = "N", default_value = "10")]
+    #[arg(long, value_name = "N", default_value = "10", value_parser = parse_forfeits)]
     max_forfeits: u64,
 }
 
@@ -154,12 +154,31 @@ pub(crate) fn parse_games(text: &str) -> Result<u64, String> {
     }
 }
 
-/// `--threads`: at least one.
+/// `--seed`: any whole number from 0 to 2^64 - 1.
+pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|err| format!("{err}: expected a seed, a whole number from 0 to {}", u64::MAX))
+}
+
+/// `--max-forfeits`: from 0 (never stop) to [`MAX_GAMES`].
+pub(crate) fn parse_forfeits(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(count) if count <= MAX_GAMES => Ok(count),
+        Ok(_) => Err(format!("at most {MAX_GAMES}, the most games one run plays (0 never stops)")),
+        Err(err) => Err(format!("{err}: expected a number of forfeits from 0 (never stop) to {MAX_GAMES}")),
+    }
+}
+
+/// The most threads `--threads` may ask for: far more than the cores of any machine, where more
+/// threads only help agent programs that keep the host waiting.
+pub(crate) const MAX_THREADS: usize = 256;
+
+/// `--threads`: from 1 to [`MAX_THREADS`].
 pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(0) => Err("at least one thread is needed".to_owned()),
-        Ok(threads) => Ok(threads),
-        Err(err) => Err(format!("{err}: expected a number of threads")),
+    match text.trim().parse::<u64>() {
+        Ok(threads @ 1..) if threads <= MAX_THREADS as u64 => Ok(threads as usize),
+        Ok(0) => Err(format!("at least one thread is needed (from 1 to {MAX_THREADS})")),
+        Ok(_) => Err(format!("at most {MAX_THREADS} threads: more only share the same cores")),
+        Err(err) => Err(format!("{err}: expected a number of threads from 1 to {MAX_THREADS}")),
     }
 }
 
@@ -181,21 +200,27 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     if args.games % 2 == 1 {
         eprintln!("note: --games {} is odd: playing {} games, {pairs} mirrored pairs", args.games, pairs * 2);
     }
-    let threads = args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get));
+    let threads =
+        args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get).min(MAX_THREADS));
     let threads = threads.min(usize::try_from(pairs).unwrap_or(usize::MAX));
+    let host = args.limits.host();
     let plan = Match {
         rules: &rules,
         seed: args.seed,
         pairs,
         specs: &specs,
         params: &params,
-        limits: args.limits.limits(),
+        host: &host,
         max_forfeits: args.max_forfeits,
     };
 
     let started = Instant::now();
     let progress = io::stderr().is_terminal().then(|| Progress::new(pairs * 2));
-    let tally = plan.play(threads, progress.as_ref())?;
+    let played = plan.play(threads, progress.as_ref());
+    if let Some(note) = host.closing_note() {
+        eprintln!("{note}");
+    }
+    let tally = played?;
     let elapsed = started.elapsed();
 
     let names = specs.each_ref().map(ToString::to_string);
@@ -221,7 +246,7 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
 
 /// Reads `--param`.
 pub(crate) fn load_params(path: &Path) -> Result<AgentParams> {
-    let text = fs::read_to_string(path).with_context(|| format!("cannot read parameter file `{}`", path.display()))?;
+    let text = files::read_text(path, "the parameter file", files::MAX_SETTINGS_FILE)?;
     AgentParams::from_json(&text)
         .map_err(|message| anyhow::anyhow!("invalid parameter file `{}`: {message}", path.display()))
 }
@@ -234,8 +259,8 @@ pub(crate) struct Match<'a> {
     /// The agents of `a` and `b`.
     pub specs: &'a [AgentChoice; 2],
     pub params: &'a AgentParams,
-    /// The time limits of agent programs.
-    pub limits: external::Limits,
+    /// Where agent programs run: their time limits and logs.
+    pub host: &'a external::Host,
     /// Forfeits of one side that stop the match (0: never).
     pub max_forfeits: u64,
 }
@@ -328,9 +353,7 @@ impl Match<'_> {
                     let spec = &self.specs[side];
                     match programs[side].take() {
                         Some(program) => Ok(program),
-                        None => {
-                            external::build_agent(spec, self.params, self.limits).with_context(|| format!("{spec}"))
-                        }
+                        None => external::build_agent(spec, self.params, self.host).with_context(|| format!("{spec}")),
                     }
                 };
                 let ((mut one, report_one), (mut two, report_two)) = (build(Player::One)?, build(Player::Two)?);
@@ -542,7 +565,15 @@ mod tests {
         assert!(parse_games("0").unwrap_err().contains("at least one game"));
         assert!(parse_games("-3").is_err());
         assert_eq!(parse_threads("4"), Ok(4));
+        assert_eq!(parse_threads("256"), Ok(256));
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        assert!(parse_seed("18446744073709551616").unwrap_err().contains("from 0 to 18446744073709551615"));
+        assert_eq!(parse_forfeits("0"), Ok(0));
+        assert!(parse_forfeits("1000000000001").unwrap_err().contains("at most 1000000000000"));
         assert!(parse_threads("0").unwrap_err().contains("at least one thread"));
+        assert!(parse_threads("257").unwrap_err().contains("at most 256 threads"));
+        assert!(parse_threads("100000").unwrap_err().contains("at most 256 threads"));
+        assert!(parse_threads("99999999999999999999999").unwrap_err().contains("from 1 to 256"));
     }
 
     #[test]
@@ -550,8 +581,12 @@ mod tests {
         let rules = Ruleset::eaai();
         let specs = ["random".parse().unwrap(), "random".parse().unwrap()];
         let params = AgentParams::default();
-        let limits = external::Limits { decision: Duration::from_secs(10), startup: Duration::from_secs(10) };
-        let game = Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, limits, max_forfeits: 0 };
+        let host = external::Host::new(external::Limits {
+            decision: Duration::from_secs(10),
+            startup: Duration::from_secs(10),
+        });
+        let game =
+            Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, host: &host, max_forfeits: 0 };
         let one = game.play(1, None).unwrap();
         assert_eq!(one.games, 10);
         assert_eq!(game.play(3, None).unwrap(), one);

@@ -7,6 +7,8 @@
 
 use std::io::{self, Write};
 
+use gin_cards::excerpt;
+use gin_rules::settings::{NAME_CHARS, PARSER_CHARS};
 use gin_rules::{Player, Ruleset, Showing};
 
 use crate::{Action, Event, Game, HandSetup, PlayError, SetupError};
@@ -113,16 +115,16 @@ pub fn write_log(out: &mut impl Write, header: &LogHeader, events: &[Event]) -> 
 pub fn read_log(text: &str) -> Result<(LogHeader, Vec<(usize, Event)>), ReplayError> {
     let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line)).filter(|(_, line)| !line.trim().is_empty());
     let (_, first) = lines.next().ok_or(ReplayError::Empty)?;
-    let header: LogHeader =
-        serde_json::from_str(first).map_err(|e| ReplayError::Parse { line: 1, message: format!("bad header: {e}") })?;
+    let header: LogHeader = serde_json::from_str(first)
+        .map_err(|e| ReplayError::Parse { line: 1, message: format!("bad header: {}", parser_message(&e)) })?;
     if header.format != LOG_FORMAT || header.version != LOG_VERSION {
-        return Err(ReplayError::Version { format: header.format, version: header.version });
+        return Err(ReplayError::Version { format: excerpt(&header.format, NAME_CHARS), version: header.version });
     }
     let events = lines
         .map(|(line, text)| {
             serde_json::from_str(text)
                 .map(|event| (line, event))
-                .map_err(|e| ReplayError::Parse { line, message: e.to_string() })
+                .map_err(|e| ReplayError::Parse { line, message: parser_message(&e) })
         })
         .collect::<Result<_, _>>()?;
     Ok((header, events))
@@ -200,6 +202,11 @@ pub fn recorded_action(event: &Event, game: &Game) -> Option<(Player, Action, Op
         _ => return None,
     };
     Some(recorded)
+}
+
+/// The JSON parser's message, which may quote the line, cut short.
+fn parser_message(err: &serde_json::Error) -> String {
+    excerpt(&err.to_string(), PARSER_CHARS)
 }
 
 fn json(event: &Event) -> String {

@@ -315,7 +315,8 @@ impl Ruleset {
     /// [`RulesetError`] for text that is not a JSON object, an unknown preset or setting, a value
     /// of the wrong type or out of its range (see [`Ruleset::validate`]).
     pub fn from_json(text: &str) -> Result<Ruleset, RulesetError> {
-        let value: Value = serde_json::from_str(text).map_err(|err| RulesetError::Json(err.to_string()))?;
+        let value: Value = serde_json::from_str(text)
+            .map_err(|err| RulesetError::Json(gin_cards::excerpt(&err.to_string(), crate::settings::PARSER_CHARS)))?;
         Ruleset::from_json_value(&value)
     }
 
@@ -331,9 +332,8 @@ impl Ruleset {
         };
         let mut rules = match settings.get("preset") {
             None => Ruleset::standard(),
-            Some(Value::String(name)) => {
-                Ruleset::preset(name).ok_or_else(|| RulesetError::UnknownPreset(name.clone()))?
-            }
+            Some(Value::String(name)) => Ruleset::preset(name)
+                .ok_or_else(|| RulesetError::UnknownPreset(gin_cards::excerpt(name, crate::settings::NAME_CHARS)))?,
             Some(other) => {
                 return Err(SettingError::WrongType {
                     setting: "preset",

@@ -204,7 +204,7 @@ pub trait Settings: Sized + 'static {
     /// [`SettingError::Unknown`], listing the valid names.
     fn setting(name: &str) -> Result<&'static Setting<Self>, SettingError> {
         Self::table().iter().find(|setting| setting.name == name).ok_or_else(|| SettingError::Unknown {
-            name: name.to_owned(),
+            name: gin_cards::excerpt(name, NAME_CHARS),
             valid: Self::table().iter().map(|setting| setting.name).collect::<Vec<_>>().join(", "),
         })
     }
@@ -311,15 +311,15 @@ pub fn markdown<T: Settings>(columns: &[(&str, &T)]) -> String {
 
 /// A JSON value for an error message, cut short if long.
 pub(crate) fn describe(value: &Value) -> String {
-    const MAX_CHARS: usize = 40;
-    let text = value.to_string();
-    if text.chars().count() > MAX_CHARS {
-        let cut: String = text.chars().take(MAX_CHARS).collect();
-        format!("{cut}…")
-    } else {
-        text
-    }
+    gin_cards::excerpt(&value.to_string(), NAME_CHARS)
 }
+
+/// The longest name or value an error message quotes, in characters.
+pub const NAME_CHARS: usize = 40;
+
+/// The longest message of the JSON parser an error carries, in characters (the parser's
+/// messages may quote the text they were given).
+pub const PARSER_CHARS: usize = 200;
 
 /// A [`Setting`] for the field `$field` of a table's type, read and written as JSON:
 /// `field_setting!(target, Kind::Int { min: 1, max: 10_000 }, "Hand points that end the game.")`.

@@ -17,6 +17,7 @@ use gin_rules::{ByPlayer, Player, Showing};
 use serde::{Deserialize, Serialize};
 
 use crate::external::{self, AgentChoice, Report};
+use crate::files;
 
 /// The `format` of line 1.
 pub(super) const FORMAT: &str = "gin-play";
@@ -67,10 +68,10 @@ pub(super) fn build_ai(
     seat: Player,
     header: &LogHeader,
     params: &AgentParams,
-    limits: external::Limits,
+    host: &external::Host,
 ) -> Result<(Opponent, Report)> {
     let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
-    let (mut agent, report) = external::build_agent(&parsed, params, limits)?;
+    let (mut agent, report) = external::build_agent(&parsed, params, host)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
     Ok(((seat, agent), report))
 }
@@ -135,11 +136,11 @@ pub(super) const STAND_IN: &str = "mc";
 /// # Errors
 /// A file that cannot be read, is not a `gin play` save, is of another version or is damaged
 /// (the message says which), or an AI that cannot be built.
-pub(super) fn load(path: &Path, ai: Option<&str>, params: &AgentParams, limits: external::Limits) -> Result<Resumed> {
-    let bytes = fs::read(path).with_context(|| format!("cannot read the save file `{}`", path.display()))?;
+pub(super) fn load(path: &Path, ai: Option<&str>, params: &AgentParams, host: &external::Host) -> Result<Resumed> {
+    let bytes = files::read_bytes(path, "the save file", files::MAX_SAVE_FILE)?;
     let text =
         String::from_utf8(bytes).map_err(|_| anyhow!("`{}` is not a gin save file: it is not text", path.display()))?;
-    rebuild(&text, ai, params, limits).with_context(|| format!("cannot resume from `{}`", path.display()))
+    rebuild(&text, ai, params, host).with_context(|| format!("cannot resume from `{}`", path.display()))
 }
 
 /// [`load`] from the file's text.
@@ -153,7 +154,7 @@ pub(super) fn load(path: &Path, ai: Option<&str>, params: &AgentParams, limits: 
 ///
 /// A save never starts a program: an opponent `cmd:...` in the save is replaced by [`STAND_IN`]
 /// unless `ai` names a program again.
-fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, limits: external::Limits) -> Result<Resumed> {
+fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, host: &external::Host) -> Result<Resumed> {
     let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
     let mut header = read_header(first)?;
     let (log, logged) = read_log(rest).map_err(|err| anyhow!("the save is damaged: {}", shift_lines(err)))?;
@@ -186,7 +187,7 @@ fn rebuild(text: &str, ai: Option<&str>, params: &AgentParams, limits: external:
     let ai = match (spec, header.human) {
         (Some(spec), Some(human)) => {
             let seat = human.opponent();
-            let ((seat, mut agent), built) = build_ai(&spec, seat, &log, params, limits)
+            let ((seat, mut agent), built) = build_ai(&spec, seat, &log, params, host)
                 .with_context(|| format!("the AI `{}` cannot be built (choose another with --ai)", printable(&spec)))?;
             for event in &events {
                 agent.observe(&event.seen_by(seat));
@@ -297,8 +298,12 @@ pub(super) fn is_finished(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    const LIMITS: external::Limits =
-        external::Limits { decision: std::time::Duration::from_secs(10), startup: std::time::Duration::from_secs(10) };
+    fn host() -> external::Host {
+        external::Host::new(external::Limits {
+            decision: std::time::Duration::from_secs(10),
+            startup: std::time::Duration::from_secs(10),
+        })
+    }
 
     #[test]
     fn header_lines_are_checked_with_clear_messages() {
@@ -328,7 +333,7 @@ mod tests {
     }
 
     fn resume(text: &str) -> Resumed {
-        rebuild(text, None, &AgentParams::default(), LIMITS).unwrap()
+        rebuild(text, None, &AgentParams::default(), &host()).unwrap()
     }
 
     #[test]
@@ -340,7 +345,7 @@ mod tests {
         let header = PlayHeader::new(Some(("simple", Player::One)));
         let (mut game, mut events) = Game::new(&rules, 9);
         let params = AgentParams::default();
-        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, &params, LIMITS).unwrap();
+        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, &params, &host()).unwrap();
         for event in &events {
             agent.observe(&event.seen_by(seat));
         }
@@ -403,7 +408,7 @@ mod tests {
         let (first, rest) = FIXTURE.split_once('\n').unwrap();
         let human = read_header(first).unwrap().human.unwrap();
         let (log, logged) = read_log(rest).unwrap();
-        let ((seat, mut agent), _) = build_ai("expert", human.opponent(), &log, &changed, LIMITS).unwrap();
+        let ((seat, mut agent), _) = build_ai("expert", human.opponent(), &log, &changed, &host()).unwrap();
         assert_eq!(seat, human.opponent());
         let (mut game, _) = Game::new(&log.rules, log.seed);
         let mut disagreements = 0;
@@ -418,7 +423,7 @@ mod tests {
         }
         assert!(disagreements > 0);
         for params in [AgentParams::default(), changed] {
-            let resumed = rebuild(FIXTURE, None, &params, LIMITS).unwrap();
+            let resumed = rebuild(FIXTURE, None, &params, &host()).unwrap();
             assert!(resumed.events.len() > 100, "{} events", resumed.events.len());
             assert!(resumed.game.result().is_none());
             assert_eq!(resumed.header.ai.as_deref(), Some("expert"));
@@ -439,10 +444,10 @@ mod tests {
         assert!(resumed.notes[0].contains("a save never starts a program"), "{:?}", resumed.notes);
         assert!(resumed.notes[0].contains("--ai 'cmd:touch /nonexistent/gin-must-not-run'"), "{:?}", resumed.notes);
         // Named again, another AI plays on instead; a hotseat save takes none.
-        let chosen = rebuild(&text, Some("simple"), &AgentParams::default(), LIMITS).unwrap();
+        let chosen = rebuild(&text, Some("simple"), &AgentParams::default(), &host()).unwrap();
         assert_eq!(chosen.header.ai.as_deref(), Some("simple"));
         let hotseat = save(&PlayHeader::new(None), &log, &events);
-        let err = rebuild(&hotseat, Some("simple"), &AgentParams::default(), LIMITS).err().unwrap();
+        let err = rebuild(&hotseat, Some("simple"), &AgentParams::default(), &host()).err().unwrap();
         assert!(err.to_string().contains("two people"), "{err}");
     }
 
@@ -461,7 +466,7 @@ mod tests {
             let text = crate::fuzzing::input(&mut rng, &corpus);
             crate::fuzzing::no_panic("save", &text, |text| {
                 let _ = summary(text);
-                let _ = rebuild(text, None, &AgentParams::default(), LIMITS);
+                let _ = rebuild(text, None, &AgentParams::default(), &host());
             });
         }
     }

@@ -44,7 +44,8 @@ fn line(path: &std::path::Path, modified: SystemTime) -> String {
     let (year, month, day) = store::civil_date(secs / 86_400);
     let date = format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", secs % 86_400 / 3600, secs % 3600 / 60);
     let file = shell_word(path);
-    let summary = std::fs::read_to_string(path).map_err(anyhow::Error::from).and_then(|text| savefile::summary(&text));
+    let summary = crate::files::read_text(path, "the save", crate::files::MAX_SAVE_FILE)
+        .and_then(|text| savefile::summary(&text));
     let summary = match summary {
         Ok(summary) => summary,
         Err(err) => return format!("{date}  {:<44}  {file}", savefile::printable(&format!("not readable: {err:#}"))),

@@ -416,7 +416,9 @@ mod tests {
     fn v10_session(name: &str) -> Session {
         let save = std::env::temp_dir().join(format!("gin-table-{}-{name}.gin", std::process::id()));
         let cli = Cli::try_parse_from(["gin", "--hotseat", "--seed", "1", "--save", save.to_str().unwrap()]).unwrap();
-        let mut session = Session::new(&cli.play, screen::Look { symbols: false, color: false }, true).unwrap();
+        let mut session =
+            Session::new(&cli.play, screen::Look { symbols: false, color: false }, true, &cli.play.limits.host())
+                .unwrap();
         let setup = screen::fixtures::v10_setup();
         let (game, opening) = Game::from_setup(&Ruleset::standard(), 1, &setup).unwrap();
         session.game = game;

@@ -307,7 +307,7 @@ fn bad_rules_name_the_path() {
     let missing = missing.to_str().unwrap();
     let run = gin(&["analyze", "--rules", missing, V10_KNOCKER], "");
     assert_eq!(run.code, Some(2), "{run:?}");
-    assert!(run.stderr.starts_with(&format!("error: cannot read rules file `{missing}`: ")), "{}", run.stderr);
+    assert!(run.stderr.starts_with(&format!("error: cannot read the rules file `{missing}`: ")), "{}", run.stderr);
     assert_eq!(run.stdout, "");
 
     let invalid = temp_file("invalid.json", r#"{"knock_limit": 11}"#);

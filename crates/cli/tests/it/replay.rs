@@ -53,5 +53,5 @@ fn damaged_and_foreign_files_are_refused() {
 
     let run = gin(&["replay", "/nonexistent/game.gin"], "");
     assert_eq!(run.code, Some(1));
-    assert!(run.stderr.contains("cannot read /nonexistent/game.gin"), "{}", run.stderr);
+    assert!(run.stderr.contains("cannot read the game file `/nonexistent/game.gin`"), "{}", run.stderr);
 }

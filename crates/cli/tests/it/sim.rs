@@ -250,7 +250,7 @@ fn a_bad_parameter_file_is_named() {
     let missing = missing.to_str().unwrap();
     let run = gin(&["sim", "--a", "expert", "--param", missing], "");
     assert_eq!(run.code, Some(2), "{run:?}");
-    assert!(run.stderr.starts_with(&format!("error: cannot read parameter file `{missing}`: ")), "{}", run.stderr);
+    assert!(run.stderr.starts_with(&format!("error: cannot read the parameter file `{missing}`: ")), "{}", run.stderr);
 
     let invalid = temp_file("bad-params.json", r#"{"no_such_weight": 1}"#);
     let run = gin(&["sim", "--a", "expert", "--param", invalid.to_str().unwrap()], "");

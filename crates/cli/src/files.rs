@@ -1,0 +1,239 @@
+//! Reading what a user names: files only if they are regular files and no larger than a stated
+//! size, opened so that a FIFO or a device can never block or flood gin; and lines of a stream
+//! only up to a stated length, the rest of a longer line skipped without being kept.
+
+use std::fs::{File, Metadata};
+use std::io::{self, BufRead, Read};
+use std::path::Path;
+
+use anyhow::{Result, anyhow};
+
+/// The largest rules file (`--rules FILE`) and parameter file (`--param FILE`): 1 MiB, far more
+/// than any real one (a full ruleset is about 400 bytes).
+pub(crate) const MAX_SETTINGS_FILE: u64 = 1 << 20;
+
+/// The largest save or game log gin reads: 64 MiB (a whole game to 100 points is about 60 KB).
+pub(crate) const MAX_SAVE_FILE: u64 = 64 << 20;
+
+/// The longest line `gin analyze` reads as a hand: 64 KiB (a hand is about 30 bytes).
+pub(crate) const MAX_HAND_LINE: usize = 64 << 10;
+
+/// `1 MiB`, `64 KiB`, `200 bytes`.
+pub(crate) fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The bytes of the file at `path`, which `what` names in messages ("the rules file"), if it is
+/// a regular file of at most `limit` bytes.
+///
+/// The file is opened without waiting (a FIFO with no writer is refused at once, not waited on)
+/// and its type is checked on the open file, so a link to a device or a FIFO is refused too.
+///
+/// # Errors
+/// The file cannot be opened or read, is not a regular file (a directory, a FIFO, a device, a
+/// socket: the message says which), or is larger than `limit`.
+pub(crate) fn read_bytes(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>> {
+    let shown = path.display();
+    let file = open(path).map_err(|err| anyhow!("cannot read {what} `{shown}`: {err}"))?;
+    let meta = file.metadata().map_err(|err| anyhow!("cannot read {what} `{shown}`: {err}"))?;
+    if !meta.is_file() {
+        return Err(anyhow!("cannot read {what} `{shown}`: it is {}, not a regular file", kind(&meta)));
+    }
+    let too_large =
+        || anyhow!("cannot read {what} `{shown}`: it is larger than {}, the most {what} may hold", size(limit));
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    // The file may grow while it is read: never more than the limit and one byte.
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|err| anyhow!("cannot read {what} `{shown}`: {err}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// [`read_bytes`] as UTF-8 text.
+///
+/// # Errors
+/// As [`read_bytes`], and a file that is not UTF-8 text.
+pub(crate) fn read_text(path: &Path, what: &str, limit: u64) -> Result<String> {
+    let bytes = read_bytes(path, what, limit)?;
+    String::from_utf8(bytes).map_err(|err| {
+        anyhow!(
+            "cannot read {what} `{}`: it is not UTF-8 text (byte {})",
+            path.display(),
+            err.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Opens `path` for reading without blocking on a FIFO.
+#[cfg(unix)]
+fn open(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    File::options().read(true).custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits()).open(path)
+}
+
+/// Opens `path` for reading.
+#[cfg(not(unix))]
+fn open(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// What kind of file `meta` describes, for a message: `a directory`, `a FIFO (named pipe)`.
+fn kind(meta: &Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a file"
+}
+
+/// One line read by [`read_line`].
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// A line, in the buffer, with its line break if it had one.
+    Read,
+    /// A line longer than the limit: its first `limit` bytes are in the buffer, the rest was
+    /// read and dropped up to its line break.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line of `input` into `buffer` (cleared first), keeping at most `limit` bytes of it:
+/// the memory used never grows with the input.
+///
+/// # Errors
+/// A read error.
+pub(crate) fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>, limit: usize) -> io::Result<Line> {
+    buffer.clear();
+    let mut too_long = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            return Ok(match (too_long, buffer.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::End,
+                (false, false) => Line::Read,
+            });
+        }
+        let (chunk, ends) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(at) => (&available[..=at], true),
+            None => (available, false),
+        };
+        let room = limit.saturating_sub(buffer.len());
+        if chunk.len() > room {
+            too_long = true;
+        }
+        buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len();
+        input.consume(used);
+        if ends {
+            return Ok(if too_long { Line::TooLong } else { Line::Read });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/tmp")
+            .join(format!("gin-files-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn sizes_read_well() {
+        assert_eq!(size(1 << 20), "1 MiB");
+        assert_eq!(size(64 << 20), "64 MiB");
+        assert_eq!(size(64 << 10), "64 KiB");
+        assert_eq!(size(200), "200 bytes");
+    }
+
+    #[test]
+    fn only_regular_files_up_to_the_limit_are_read() {
+        let dir = scratch("limit");
+        let file = dir.join("rules.json");
+        std::fs::write(&file, "x".repeat(100)).unwrap();
+        assert_eq!(read_text(&file, "the rules file", 100).unwrap().len(), 100);
+        let err = read_text(&file, "the rules file", 99).unwrap_err().to_string();
+        assert!(err.ends_with("it is larger than 99 bytes, the most the rules file may hold"), "{err}");
+        let err = read_text(&dir, "the rules file", 100).unwrap_err().to_string();
+        assert!(err.ends_with("it is a directory, not a regular file"), "{err}");
+        let err = read_text(&dir.join("none"), "the rules file", 100).unwrap_err().to_string();
+        assert!(err.starts_with("cannot read the rules file `"), "{err}");
+        std::fs::write(&file, [0xff, 0xfe]).unwrap();
+        let err = read_text(&file, "the rules file", 100).unwrap_err().to_string();
+        assert!(err.ends_with("it is not UTF-8 text (byte 0)"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_fifos_and_links_to_them_are_refused_at_once() {
+        let dir = scratch("devices");
+        let err = read_text(Path::new("/dev/zero"), "the save", 1 << 20).unwrap_err().to_string();
+        assert!(err.ends_with("it is a character device, not a regular file"), "{err}");
+        let link = dir.join("zero.gin");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let err = read_text(&link, "the save", 1 << 20).unwrap_err().to_string();
+        assert!(err.ends_with("it is a character device, not a regular file"), "{err}");
+        // A FIFO with no writer: refused at once (a plain open would wait for a writer for ever).
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let err = read_text(&fifo, "the rules file", 1 << 20).unwrap_err().to_string();
+        assert!(err.ends_with("it is a FIFO (named pipe), not a regular file"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_skipped_without_being_kept() {
+        let text = format!("short\n{}\nlast", "y".repeat(1000));
+        let mut input = io::BufReader::with_capacity(16, text.as_bytes());
+        let mut buffer = Vec::new();
+        assert_eq!(read_line(&mut input, &mut buffer, 10).unwrap(), Line::Read);
+        assert_eq!(buffer, b"short\n");
+        assert_eq!(read_line(&mut input, &mut buffer, 10).unwrap(), Line::TooLong);
+        assert_eq!(buffer, b"yyyyyyyyyy");
+        assert_eq!(read_line(&mut input, &mut buffer, 10).unwrap(), Line::Read);
+        assert_eq!(buffer, b"last");
+        assert_eq!(read_line(&mut input, &mut buffer, 10).unwrap(), Line::End);
+        // A line exactly at the limit, with its line break, is whole.
+        let mut input = io::BufReader::new("0123456789\n".as_bytes());
+        assert_eq!(read_line(&mut input, &mut buffer, 10).unwrap(), Line::TooLong);
+        let mut input = io::BufReader::new("012345678\n".as_bytes());
+        assert_eq!(read_line(&mut input, &mut buffer, 10).unwrap(), Line::Read);
+    }
+}
