@@ -9,6 +9,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
+use gin_ai::registry::{self, AgentParams, AgentSpec};
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Event, Game, LogHeader, Phase, read_log, replay, write_log};
@@ -42,6 +43,8 @@ pub(crate) struct Tally {
     pub illegal: u64,
     pub showings: u64,
     pub inputs: u64,
+    /// The longest input, in bytes.
+    pub longest: usize,
     pub seconds_games: f64,
     pub seconds_inputs: f64,
 }
@@ -70,11 +73,14 @@ pub(crate) fn run(plan: Plan) -> Result<Tally> {
     let corpus = Corpus::new(&mut rng);
     while tally.inputs < plan.inputs {
         let (kind, input) = corpus.input(&mut rng);
-        let parsed = panic::catch_unwind(AssertUnwindSafe(|| parse(kind, &input)));
-        if parsed.is_err() {
-            bail!("the {kind:?} parser panicked on {:?}", String::from_utf8_lossy(&input));
+        let shown = || mutations::shown(&String::from_utf8_lossy(&input));
+        match panic::catch_unwind(AssertUnwindSafe(|| parse(kind, &input))) {
+            Ok(Ok(())) => {}
+            Ok(Err(why)) => bail!("the {kind:?} parser failed a check: {why}, on {}", shown()),
+            Err(_) => bail!("the {kind:?} parser panicked on {}", shown()),
         }
         tally.inputs += 1;
+        tally.longest = tally.longest.max(input.len());
     }
     tally.seconds_inputs = started.elapsed().as_secs_f64();
     Ok(tally)
@@ -299,22 +305,41 @@ fn check_end(game: &Game, events: &[Event], seed: u64) -> Result<()> {
     Ok(())
 }
 
-/// The parsers of the engine and the rules.
-#[derive(Clone, Copy, Debug)]
-enum Parser {
+/// The parsers of the cards, the rules, the engine and the agents' registry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Parser {
     Card,
     Cards,
     Rules,
+    Setting,
     Log,
     Action,
+    AgentSpec,
+    AgentParams,
+}
+
+impl Parser {
+    const ALL: [Parser; 8] = [
+        Parser::Card,
+        Parser::Cards,
+        Parser::Rules,
+        Parser::Setting,
+        Parser::Log,
+        Parser::Action,
+        Parser::AgentSpec,
+        Parser::AgentParams,
+    ];
 }
 
 /// Valid inputs of each parser, to mutate.
 struct Corpus {
     cards: Vec<String>,
     rules: Vec<String>,
+    settings: Vec<String>,
     logs: Vec<String>,
     actions: Vec<String>,
+    specs: Vec<String>,
+    params: Vec<String>,
 }
 
 impl Corpus {
@@ -334,6 +359,11 @@ impl Corpus {
             logs.push(String::from_utf8(text).expect("UTF-8"));
         }
         rules.push(r#"{"preset": "pagat", "knock_limit": 7}"#.to_owned());
+        // `name=value`, as on a command line.
+        let settings = Ruleset::table()
+            .iter()
+            .map(|setting| format!("{}={}", setting.name, (setting.get)(&Ruleset::standard())))
+            .collect();
         let cards = ["AS", "ts", "10h", "T♠", "KD QD JD", "AS 2S 3S 7H 7D 7C JC QC KC 3H", "7♥, 8♥"]
             .map(str::to_owned)
             .to_vec();
@@ -343,51 +373,146 @@ impl Corpus {
             r#"{"type":"knock","discard":"7S"}"#,
             r#"{"type":"lay_off"}"#,
             r#"{"type":"take_upcard"}"#,
+            r#"{"melds":[["7S","7H","7D"]],"laid_off":["5D"],"unmelded":["AS","2S"],"deadwood":3}"#,
         ]
         .map(str::to_owned)
         .to_vec();
-        Corpus { cards, rules, logs, actions }
+        let specs = ["simple", "expert:knock_bias=2,danger_weight=0.5", "mc-fast:samples=8", "holder", "random"]
+            .map(str::to_owned)
+            .to_vec();
+        let params = [r#"{"danger_weight": 3, "mc": {"samples": 500}}"#, r#"{"knock_max_late": 7}"#, "{}"]
+            .map(str::to_owned)
+            .to_vec();
+        Corpus { cards, rules, settings, logs, actions, specs, params }
     }
 
     /// One input: arbitrary bytes, or a valid input mutated (the mutations the `gin` binary's
-    /// fuzz tests use).
+    /// fuzz tests use), of any size.
     fn input(&self, rng: &mut GinRng) -> (Parser, Vec<u8>) {
-        let parser = [Parser::Card, Parser::Cards, Parser::Rules, Parser::Log, Parser::Action][random::index(rng, 5)];
+        let parser = Parser::ALL[random::index(rng, Parser::ALL.len())];
         let pool = match parser {
             Parser::Card | Parser::Cards => &self.cards,
             Parser::Rules => &self.rules,
+            Parser::Setting => &self.settings,
             Parser::Log => &self.logs,
             Parser::Action => &self.actions,
+            Parser::AgentSpec => &self.specs,
+            Parser::AgentParams => &self.params,
         };
         (parser, mutations::input(rng, pool).into_bytes())
     }
 }
 
-/// Parses one input (the result does not matter: only that it returns).
-fn parse(parser: Parser, input: &[u8]) {
+/// A refusal's message must be short whatever the input: `Err` saying why not.
+fn short<E: std::fmt::Display>(err: &E) -> Result<(), String> {
+    mutations::short_error(&err.to_string())
+}
+
+/// Parses one input and checks the answer: a refusal says briefly what is wrong and leaves
+/// whatever it was applied to unchanged; what is accepted reads back the same once written.
+///
+/// # Errors
+/// The check that failed.
+fn parse(parser: Parser, input: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(input);
     match parser {
-        Parser::Card => {
-            let _ = text.parse::<Card>();
-        }
-        Parser::Cards => {
-            let _ = text.parse::<CardSet>();
-        }
-        Parser::Rules => {
-            if let Ok(rules) = Ruleset::from_json(&text) {
+        Parser::Card => match text.parse::<Card>() {
+            Err(err) => short(&err),
+            Ok(card) if card.to_string().parse() == Ok(card) && format!("{card:#}").parse() == Ok(card) => Ok(()),
+            Ok(card) => Err(format!("{card} does not read back")),
+        },
+        Parser::Cards => match text.parse::<CardSet>() {
+            Err(err) => short(&err),
+            Ok(cards) if cards.to_string().parse() == Ok(cards) => Ok(()),
+            Ok(cards) => Err(format!("{cards} does not read back")),
+        },
+        Parser::Rules => match Ruleset::from_json(&text) {
+            Err(err) => short(&err),
+            Ok(rules) => {
+                if Ruleset::from_json(&rules.to_json()).as_ref() != Ok(&rules) {
+                    return Err(format!("{} does not read back", rules.to_json()));
+                }
                 // A ruleset that reads plays.
                 let (game, _) = Game::new(&rules, 1);
                 let _ = game.legal_actions();
+                Ok(())
+            }
+        },
+        Parser::Setting => {
+            let (name, value) = text.split_once('=').unwrap_or((&text, ""));
+            let mut rules = Ruleset::eaai();
+            let before = rules.clone();
+            match rules.set_text(name, value) {
+                Err(err) if rules != before => Err(format!("the refused `{name}` changed the rules: {err}")),
+                Err(err) => short(&err),
+                Ok(()) => {
+                    rules.validate().map_err(|err| format!("`{name}={value}` was taken, yet: {err}"))?;
+                    if Ruleset::from_json(&rules.to_json()).as_ref() != Ok(&rules) {
+                        return Err(format!("`{name}={value}` gives rules that do not read back"));
+                    }
+                    Ok(())
+                }
             }
         }
         Parser::Log => {
-            let _ = read_log(&text);
-            let _ = replay(&text);
+            match read_log(&text) {
+                Err(err) => short(&err)?,
+                Ok((header, events)) => {
+                    let events: Vec<Event> = events.into_iter().map(|(_, event)| event).collect();
+                    let mut written = Vec::new();
+                    write_log(&mut written, &header, &events).map_err(|err| err.to_string())?;
+                    let (again, again_events) = read_log(&String::from_utf8_lossy(&written))
+                        .map_err(|err| format!("a log read, then written, does not read: {err}"))?;
+                    let again_events: Vec<Event> = again_events.into_iter().map(|(_, event)| event).collect();
+                    if again != header || again_events != events {
+                        return Err("a log read, then written, reads differently".to_owned());
+                    }
+                }
+            }
+            match replay(&text) {
+                Err(err) => short(&err),
+                Ok(_) => Ok(()),
+            }
         }
+        // The JSON parser's own messages (not the project's: every place that shows one cuts it
+        // short) are not checked for length.
         Parser::Action => {
-            let _ = serde_json::from_str::<Action>(&text);
-            let _ = serde_json::from_str::<Showing>(&text);
+            match serde_json::from_str::<Action>(&text) {
+                Err(_) => {}
+                Ok(action) => {
+                    let written = serde_json::to_string(&action).map_err(|err| err.to_string())?;
+                    if serde_json::from_str::<Action>(&written).ok() != Some(action) {
+                        return Err(format!("{written} does not read back"));
+                    }
+                }
+            }
+            match serde_json::from_str::<Showing>(&text) {
+                Err(_) => Ok(()),
+                Ok(showing) => {
+                    let written = serde_json::to_string(&showing).map_err(|err| err.to_string())?;
+                    match serde_json::from_str::<Showing>(&written) {
+                        Ok(again) if again == showing => Ok(()),
+                        _ => Err(format!("{written} does not read back")),
+                    }
+                }
+            }
         }
+        Parser::AgentSpec => match text.parse::<AgentSpec>() {
+            Err(err) => short(&err),
+            Ok(spec) => {
+                if spec.to_string().parse::<AgentSpec>().as_ref() != Ok(&spec) {
+                    return Err(format!("`{spec}` does not read back"));
+                }
+                match registry::build(&spec, &AgentParams::default()) {
+                    Err(err) => short(&err),
+                    Ok(_) => Ok(()),
+                }
+            }
+        },
+        Parser::AgentParams => match AgentParams::from_json(&text) {
+            Err(err) => short(&err),
+            Ok(_) => Ok(()),
+        },
     }
 }
 

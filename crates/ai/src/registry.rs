@@ -272,7 +272,7 @@ fn search(spec: &AgentSpec, params: &AgentParams) -> Result<McAgent, SpecError> 
             expert.set_text(key, value)
         } else {
             let valid = [setting_names::<McParams>(), setting_names::<ExpertParams>()].concat().join(", ");
-            Err(SettingError::Unknown { name: key.clone(), valid })
+            Err(SettingError::Unknown { name: excerpt(key, NAME_CHARS), valid })
         };
         result.map_err(|error| SpecError::Setting { agent: spec.name.clone(), error })?;
     }

@@ -229,6 +229,7 @@ impl Analyzer {
             let result = match (read, std::str::from_utf8(&buffer)) {
                 (files::Line::End, _) => break,
                 (files::Line::TooLong, _) => {
+                    files::skip_line(&mut input).context("cannot read standard input")?;
                     Err(format!("longer than {}: not a hand", files::size(files::MAX_HAND_LINE as u64)))
                 }
                 (files::Line::Read, Ok(text)) => {
@@ -275,7 +276,7 @@ impl Analyzer {
         }
         // Keep the error next to the answers before it on a terminal.
         out.flush()?;
-        eprintln!("error: line {line}: {message}");
+        eprintln!("error: line {line}: {}", crate::render::message(message));
         Ok(())
     }
 

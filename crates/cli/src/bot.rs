@@ -12,6 +12,8 @@ use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Deal, PlayerView};
 use gin_rules::Ruleset;
 
+use gin_rules::settings::PARSER_CHARS;
+
 use crate::files;
 use crate::protocol::{AnswerLine, FromHost, MAX_LINE, VERSION};
 use crate::sim::load_params;
@@ -112,8 +114,10 @@ fn serve(args: &BotArgs, params: &AgentParams, input: impl BufRead, out: &mut im
         if line.trim().is_empty() {
             continue;
         }
-        let message: FromHost =
-            serde_json::from_str(line).with_context(|| format!("line {}: not a host message", number + 1))?;
+        // The parser's message may quote the line: cut short.
+        let message: FromHost = serde_json::from_str(line).map_err(|err| {
+            anyhow!("line {}: not a host message: {}", number + 1, gin_cards::excerpt(&err.to_string(), PARSER_CHARS))
+        })?;
         match message {
             FromHost::StartGame { version, seat, rules: game_rules, seed } => {
                 if version != VERSION {
@@ -254,8 +258,22 @@ mod tests {
             let agents: &[&str] =
                 if round % 4 == 0 { &["simple", "expert", "mc-fast:samples=8"] } else { &["simple", "expert"] };
             for &agent in agents {
-                fuzzing::no_panic("host message", &text, |text| {
-                    let _ = serve_text(agent, text);
+                fuzzing::check("host message", &text, |text| match serve_text(agent, text) {
+                    // A refusal names a line of the input, briefly.
+                    Err(err) => {
+                        let message = format!("{err:#}");
+                        fuzzing::short_error(&message)?;
+                        let line: Option<usize> =
+                            message.strip_prefix("line ").and_then(|rest| rest.split(':').next()?.parse().ok());
+                        match line {
+                            Some(line) if line >= 1 && line <= text.lines().count().max(1) => Ok(()),
+                            _ => Err(format!("a refusal that names no line of the input: {message}")),
+                        }
+                    }
+                    // Every answer is one the host reads.
+                    Ok(answers) => answers.lines().try_for_each(|line| {
+                        crate::protocol::parse_answer(line).map(drop).map_err(|err| format!("answer {line}: {err}"))
+                    }),
                 });
             }
         }

@@ -6,6 +6,7 @@
 
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Event, Knock, Phase, PlayerView};
+use gin_rules::settings::{NAME_CHARS, PARSER_CHARS};
 use gin_rules::{ByPlayer, GameResult, GameScore, Meld, Player, Ruleset, Showing};
 use serde::{Deserialize, Serialize};
 
@@ -90,7 +91,9 @@ pub(crate) struct Answer {
 /// # Errors
 /// What is wrong with the answer.
 pub(crate) fn parse_answer(text: &str) -> Result<Answer, String> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    // The parser's messages may quote the answer: every one is cut short.
+    let cut = |message: String| gin_cards::excerpt(&message, PARSER_CHARS);
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| cut(e.to_string()))?;
     let serde_json::Value::Object(mut object) = value else { return Err("an action is a JSON object".to_owned()) };
     let kind = object.get("type").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
     let fields: &[&str] = match kind.as_str() {
@@ -102,10 +105,16 @@ pub(crate) fn parse_answer(text: &str) -> Result<Answer, String> {
     };
     let id = match object.remove("id") {
         None | Some(serde_json::Value::Null) => None,
-        Some(value) => Some(value.as_u64().ok_or_else(|| format!("`id` is {value}: expected a decision's number"))?),
+        Some(value) => Some(value.as_u64().ok_or_else(|| {
+            format!("`id` is {}: expected a decision's number", gin_cards::excerpt(&value.to_string(), NAME_CHARS))
+        })?),
     };
     if let Some(extra) = object.keys().find(|key| *key != "type" && !fields.contains(&key.as_str())) {
-        return Err(format!("unknown field `{extra}` in a `{kind}` action"));
+        return Err(format!(
+            "unknown field `{}` in a `{}` action",
+            gin_cards::excerpt(extra, NAME_CHARS),
+            gin_cards::excerpt(&kind, NAME_CHARS)
+        ));
     }
     let named = |object: &mut serde_json::Map<String, serde_json::Value>, field: &str| {
         object.remove(field).filter(|value| !value.is_null())
@@ -113,12 +122,12 @@ pub(crate) fn parse_answer(text: &str) -> Result<Answer, String> {
     let melds = named(&mut object, "melds")
         .map(serde_json::from_value::<Vec<CardSet>>)
         .transpose()
-        .map_err(|e| format!("`melds`: {e}: expected a list of melds, each a list of cards"))?;
+        .map_err(|e| cut(format!("`melds`: {e}: expected a list of melds, each a list of cards")))?;
     let laid_off = named(&mut object, "laid_off")
         .map(serde_json::from_value::<CardSet>)
         .transpose()
-        .map_err(|e| format!("`laid_off`: {e}"))?;
-    let action = serde_json::from_value(serde_json::Value::Object(object)).map_err(|e| e.to_string())?;
+        .map_err(|e| cut(format!("`laid_off`: {e}")))?;
+    let action = serde_json::from_value(serde_json::Value::Object(object)).map_err(|e| cut(e.to_string()))?;
     Ok(Answer { id, action, melds, laid_off })
 }
 
@@ -560,9 +569,29 @@ mod tests {
             let game = &views[gin_cards::random::index(&mut rng, views.len())];
             let Some(player) = game.to_act() else { continue };
             let view = game.view(player);
-            crate::fuzzing::no_panic("agent answer", &text, |text| {
-                if let Ok(answer) = parse_answer(text) {
-                    let _ = answer.showing(&view);
+            crate::fuzzing::check("agent answer", &text, |text| match parse_answer(text) {
+                Err(err) => crate::fuzzing::short_error(&err),
+                Ok(answer) => {
+                    // What was read, written back, reads the same.
+                    let mut written = serde_json::to_value(answer.action).map_err(|err| err.to_string())?;
+                    let fields = written.as_object_mut().ok_or("an action that is not an object")?;
+                    if let Some(id) = answer.id {
+                        fields.insert("id".to_owned(), serde_json::json!(id));
+                    }
+                    if let Some(melds) = &answer.melds {
+                        fields.insert("melds".to_owned(), serde_json::json!(melds));
+                    }
+                    if let Some(laid_off) = answer.laid_off {
+                        fields.insert("laid_off".to_owned(), serde_json::json!(laid_off));
+                    }
+                    let again = parse_answer(&written.to_string())?;
+                    if again != answer {
+                        return Err(format!("read as {answer:?}, written as {written}, read back as {again:?}"));
+                    }
+                    match answer.showing(&view) {
+                        Err(err) => crate::fuzzing::short_error(&err.to_string()),
+                        Ok(_) => Ok(()),
+                    }
                 }
             });
         }

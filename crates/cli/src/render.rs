@@ -84,6 +84,17 @@ impl fmt::Display for Styled<&[Meld]> {
     }
 }
 
+/// The longest line of a message gin prints on standard error, in characters: what a message
+/// quotes is cut far shorter where it is quoted; this is the last guard.
+pub(crate) const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// A message for standard error (an error, a note) that may quote what a file or a program
+/// sent: every control character but the line break escaped (`\u{1b}`), and each line at most
+/// [`MAX_MESSAGE_CHARS`] characters.
+pub(crate) fn message(text: &str) -> String {
+    text.split('\n').map(|line| untrusted(line, MAX_MESSAGE_CHARS)).collect::<Vec<_>>().join("\n")
+}
+
 /// Text that came from outside (typed, read from a file, sent by a program) as it may be shown
 /// on a terminal: control characters escaped (`\u{1b}`), never sent raw, and at most
 /// `max_chars` characters, with `…` after a cut.
@@ -109,6 +120,15 @@ mod tests {
 
     fn set(text: &str) -> CardSet {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn messages_are_escaped_and_cut_line_by_line() {
+        assert_eq!(message("bad `\u{1b}[2J`\nnext\u{7}"), "bad `\\u{1b}[2J`\nnext\\u{7}");
+        let long = message(&format!("{}\nshort", "x".repeat(5000)));
+        let lines: Vec<&str> = long.lines().collect();
+        assert_eq!(lines[0].chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert_eq!(lines[1], "short");
     }
 
     #[test]

@@ -369,10 +369,13 @@ impl Match<'_> {
                     let why = report.explain(reason);
                     if let Some(why) = &why {
                         let side = if sides[*player] == Side::A { "a" } else { "b" };
-                        eprintln!(
+                        // What the program sent is escaped where it is quoted; the whole line is
+                        // made safe for the terminal again here.
+                        let note = format!(
                             "note: game seed {seed}, --a in seat {}: --{side} forfeits: {why}",
                             a_seat.index() + 1
                         );
+                        eprintln!("{}", crate::render::message(&note));
                     }
                     let count = forfeits.count[sides[*player].index()].fetch_add(1, Ordering::Relaxed) + 1;
                     if let Ok(mut last) = forfeits.last.lock() {

@@ -9,6 +9,7 @@ use serde_json::Value;
 mod completions;
 mod examples;
 mod external;
+mod hostile;
 mod league;
 mod play;
 mod replay;
