@@ -252,8 +252,10 @@ mod tests {
         let corpus: Vec<String> = (1..4).map(transcript).collect();
         let mut rng = fuzzing::rng("host messages");
         // Each input is a whole game's messages, played by two or three agents: a third as many.
+        let mut tried = fuzzing::Tried::new("fuzz_parsers_host_messages (whole games of messages)");
         for round in 0..fuzzing::inputs().div_ceil(3) {
             let text = fuzzing::input(&mut rng, &corpus);
+            tried.add(&text);
             // The search, slower, on every fourth input.
             let agents: &[&str] =
                 if round % 4 == 0 { &["simple", "expert", "mc-fast:samples=8"] } else { &["simple", "expert"] };
@@ -277,5 +279,6 @@ mod tests {
                 });
             }
         }
+        tried.finish();
     }
 }

@@ -313,8 +313,10 @@ impl Host {
 /// The keeper: this binary, on Linux.
 #[cfg(target_os = "linux")]
 fn keeper_binary() -> Option<PathBuf> {
-    // The running binary itself, even if its file was replaced since it started.
-    Some(PathBuf::from("/proc/self/exe"))
+    // The running binary itself, even if its file was replaced since it started (without
+    // `/proc`, no keeper: the program's process group is ended, as elsewhere).
+    let this = PathBuf::from("/proc/self/exe");
+    this.exists().then_some(this)
 }
 
 #[cfg(not(target_os = "linux"))]

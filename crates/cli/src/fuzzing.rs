@@ -2,11 +2,11 @@
 //! command line's own parsers (protocol messages in both directions, saves), and for
 //! `cargo xtask fuzz`, which includes this file for the engine's and rules' parsers. They try
 //! `GIN_FUZZ_INPUTS` inputs each (a few hundred by default; `cargo xtask fuzz` asks for more)
-//! from the seed `GIN_FUZZ_SEED`, and fail on the first panic or broken check ([`check`]).
+//! from the seed `GIN_FUZZ_SEED`, and fail on the first panic or broken check (`check`).
 //!
 //! Inputs come in every size: most are a real input with a few small changes, some are arbitrary
-//! bytes, and one in [`LONG_SHARE`] has a run of bytes blown up to a length drawn evenly on a
-//! log scale up to [`LONG_MAX`], past every limit the parsers keep (1 MiB a protocol line, 64 KiB
+//! bytes, and one in `LONG_SHARE` has a run of bytes blown up to a length drawn evenly on a
+//! log scale up to `LONG_MAX`, past every limit the parsers keep (1 MiB a protocol line, 64 KiB
 //! a hand line).
 
 use std::panic::{self, AssertUnwindSafe};
@@ -159,6 +159,42 @@ pub(crate) fn check(what: &str, input: &str, parse: impl FnOnce(&str) -> Result<
         Ok(Ok(())) => {}
         Ok(Err(why)) => panic!("the {what} parser failed a check: {why}, on {}", shown(input)),
         Err(_) => panic!("the {what} parser panicked on {}", shown(input)),
+    }
+}
+
+/// What one fuzz test tried, printed at its end (`cargo xtask fuzz` shows it).
+#[derive(Debug)]
+pub(crate) struct Tried {
+    name: &'static str,
+    inputs: u64,
+    bytes: u64,
+    longest: usize,
+    started: std::time::Instant,
+}
+
+impl Tried {
+    /// A count for the test `name`, starting now.
+    pub(crate) fn new(name: &'static str) -> Tried {
+        Tried { name, inputs: 0, bytes: 0, longest: 0, started: std::time::Instant::now() }
+    }
+
+    /// Counts one input.
+    pub(crate) fn add(&mut self, input: &str) {
+        self.inputs += 1;
+        self.bytes += input.len() as u64;
+        self.longest = self.longest.max(input.len());
+    }
+
+    /// Prints what was tried.
+    pub(crate) fn finish(self) {
+        eprintln!(
+            "{}: {} inputs ({} MB, the longest {} bytes) in {:.1} s, every check held",
+            self.name,
+            self.inputs,
+            self.bytes / 1_000_000,
+            self.longest,
+            self.started.elapsed().as_secs_f64()
+        );
     }
 }
 

@@ -564,8 +564,10 @@ mod tests {
         .map(str::to_owned)
         .to_vec();
         let mut rng = crate::fuzzing::rng("agent answers");
+        let mut tried = crate::fuzzing::Tried::new("fuzz_parsers_agent_answers");
         for _ in 0..crate::fuzzing::inputs() {
             let text = crate::fuzzing::input(&mut rng, &corpus);
+            tried.add(&text);
             let game = &views[gin_cards::random::index(&mut rng, views.len())];
             let Some(player) = game.to_act() else { continue };
             let view = game.view(player);
@@ -595,5 +597,6 @@ mod tests {
                 }
             });
         }
+        tried.finish();
     }
 }

@@ -218,14 +218,18 @@ impl Process {
         }
         self.ended = true;
         self.to_program = None;
-        if self.kept {
+        // A child already reaped is never signalled: its process id may be another's by now.
+        let running = matches!(self.child.try_wait(), Ok(None));
+        if self.kept && running {
             // The keeper kills the program's group and every process left under it, then exits.
             signal(self.child.id(), false, Signal::Terminate);
             if self.exit_status(END_GRACE).is_none() {
-                self.kill_all();
+                self.kill_all(true);
             }
-        } else {
-            self.kill_all();
+        } else if !self.kept {
+            // What the program left in its group goes too (a group outlives its leader only while
+            // it has members, so its id is still the program's).
+            self.kill_all(running);
         }
         let _ = self.child.wait();
         // Standard error closes once nothing holds it; then the log is complete. Past a moment,
@@ -241,13 +245,15 @@ impl Process {
         }
     }
 
-    /// Kills the program's group, and the child itself.
-    fn kill_all(&mut self) {
+    /// Kills the program's group, and the child itself (and its group) while it runs.
+    fn kill_all(&mut self, running: bool) {
         if let Some(group) = self.group {
             signal(group, true, Signal::Kill);
         }
-        signal(self.child.id(), true, Signal::Kill);
-        let _ = self.child.kill();
+        if running {
+            signal(self.child.id(), true, Signal::Kill);
+            let _ = self.child.kill();
+        }
     }
 
     /// What reached the log so far, and whether standard error has closed.

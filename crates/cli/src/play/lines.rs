@@ -14,6 +14,9 @@ const PROMPT: &str = "> ";
 /// The longest piped line echoed whole (the rest is cut, as any text from outside).
 const ECHO_CHARS: usize = 200;
 
+/// The longest piped line read whole, in bytes: a command is a few characters.
+const MAX_COMMAND: usize = 4 << 10;
+
 /// A source of the player's lines.
 pub(super) enum Lines<R> {
     /// A terminal: editing, arrow keys and history, nothing echoed raw.
@@ -55,9 +58,15 @@ impl<R: BufRead> Lines<R> {
             Lines::Piped(input) => {
                 write!(out, "{PROMPT}")?;
                 out.flush()?;
+                // A command is a few characters: a longer line is cut (and the rest dropped), so
+                // that no input grows the memory.
                 let mut bytes = Vec::new();
-                if input.read_until(b'\n', &mut bytes).context("cannot read standard input")? == 0 {
-                    return Ok(None);
+                match crate::files::read_line(input, &mut bytes, MAX_COMMAND).context("cannot read standard input")? {
+                    crate::files::Line::End => return Ok(None),
+                    crate::files::Line::TooLong => {
+                        crate::files::skip_line(input).context("cannot read standard input")?;
+                    }
+                    crate::files::Line::Read => {}
                 }
                 let line = String::from_utf8_lossy(&bytes).into_owned();
                 // Echo piped input, so that a transcript reads like a session: never raw.
@@ -71,6 +80,15 @@ impl<R: BufRead> Lines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_endless_piped_line_is_cut_not_kept() {
+        let mut lines = Lines::new(false, std::io::BufReader::new(std::io::Read::take(std::io::repeat(b'x'), 1 << 24)));
+        let mut out = Vec::new();
+        let line = lines.ask(&mut out).unwrap().unwrap();
+        assert_eq!(line.len(), MAX_COMMAND);
+        assert_eq!(lines.ask(&mut out).unwrap(), None);
+    }
 
     #[test]
     fn piped_lines_are_echoed_safely() {
