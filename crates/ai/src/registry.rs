@@ -80,6 +80,8 @@ impl FromStr for AgentSpec {
     fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
         let text = text.trim();
         let (name, rest) = text.split_once(':').unwrap_or((text, ""));
+        // Blanks around the name go, as around the settings: what is displayed reads back.
+        let name = name.trim();
         if name.is_empty() {
             return Err(SpecError::Empty);
         }
@@ -297,6 +299,12 @@ mod tests {
         assert_eq!("simple".parse::<AgentSpec>().unwrap().to_string(), "simple");
         assert_eq!("".parse::<AgentSpec>(), Err(SpecError::Empty));
         assert_eq!("expert:oops".parse::<AgentSpec>(), Err(SpecError::BadSetting("oops".into())));
+        // Found by `cargo xtask fuzz`: a blank before the colon kept, so the spec read back
+        // otherwise once displayed.
+        let spaced: AgentSpec = "Expert\t: danger_weight = 2 ,".parse().unwrap();
+        assert_eq!(spaced.to_string(), "expert:danger_weight=2");
+        assert_eq!(spaced.to_string().parse::<AgentSpec>(), Ok(spaced));
+        assert_eq!(" :x=1".parse::<AgentSpec>(), Err(SpecError::Empty));
     }
 
     #[test]
