@@ -4,19 +4,21 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
 use gin_engine::{Event, LogHeader, read_log, replay};
 use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Showdown, Showing};
 
 use crate::files;
 use crate::invocation::{gin_command, shell_word};
+use crate::play::{Damage, Damaged};
 use crate::render::Style;
 use crate::{Failure, Outcome};
 
 pub(crate) const LONG_ABOUT: &str = "Show a game hand by hand from its file: a game saved by `gin play` (finished or not), or an event \
 log written by the engine (a `gin-log` header line, then one event per line).\n\n\
-The file is checked by playing it again: a damaged or edited file is refused, naming the line where it goes wrong.";
+The file is checked by playing it again, and a save's digests line by line: a damaged or edited file is refused, naming the line where it goes wrong \
+(`gin play --resume FILE --recover` plays a damaged save on from the last whole move before that line).";
 
 pub(crate) const AFTER_HELP: &str = "Examples:\n  \
     gin replay ~/.local/state/gin/games/2026-12-04-151233-seed-42.gin   (`gin saves` lists them)\n  \
@@ -77,7 +79,13 @@ impl Names {
 
 pub(crate) fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
     let text = files::read_text(&args.file, "the game file", files::MAX_SAVE_FILE)?;
-    let (names, log) = split_save(&text).with_context(|| format!("{} is not a gin game", args.file.display()))?;
+    let (names, log) = split_save(&text).map_err(|err| match err {
+        Refused::Damaged(damage) => {
+            anyhow::anyhow!("{} is damaged: {}; {}", args.file.display(), damage.why, damage.advice(&args.file))
+        }
+        Refused::Other(err) => err.context(format!("{} is not a gin game", args.file.display())),
+    })?;
+    let log = log.as_str();
     let game = replay(log).with_context(|| format!("{} is damaged", args.file.display()))?;
     let (header, events) = read_log(log).with_context(|| format!("{} is damaged", args.file.display()))?;
     let mut events: Vec<Event> = events.into_iter().map(|(_, event)| event).collect();
@@ -107,17 +115,40 @@ fn terminal_safe(text: &str) -> String {
     crate::render::untrusted(text, 200)
 }
 
-/// The player names and the engine log of a file: a `gin play` save has a header line first.
-fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
+/// Why a file is not replayed.
+#[derive(Debug)]
+enum Refused {
+    /// A save whose digests or line count show damage.
+    Damaged(Damage),
+    /// Not a gin game.
+    Other(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Refused {
+    fn from(err: anyhow::Error) -> Refused {
+        match err.downcast_ref::<Damaged>() {
+            Some(Damaged(damage)) => Refused::Damaged(damage.clone()),
+            None => Refused::Other(err),
+        }
+    }
+}
+
+/// The player names and the engine log of a file: a `gin play` save has a header line first,
+/// and from version 2 a digest at the end of every line, checked and taken off here.
+fn split_save(text: &str) -> Result<(Names, String), Refused> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.lines().next().unwrap_or("");
     let value: serde_json::Value = serde_json::from_str(first).context("line 1 is not JSON")?;
     let default = Names::new("player 1", "player 2", None);
     match value.get("format").and_then(serde_json::Value::as_str) {
-        Some("gin-log") => Ok((default, text)),
+        Some("gin-log") => Ok((default, text.to_owned())),
         Some("gin-play") => {
-            // The save's own reader checks the header.
-            let header = crate::play::read_save_header(first)?;
+            // The save's own reader checks the header and the digests.
+            let opened = crate::play::open_save(text)?;
+            if let Some(damage) = opened.damage {
+                return Err(Refused::Damaged(damage));
+            }
+            let header = opened.header;
             // What the file says is shown, never sent to the terminal raw.
             let ai = header.ai.as_deref().map(terminal_safe);
             let ai = ai.as_deref();
@@ -133,10 +164,11 @@ fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
             };
             let mut names = names;
             names.forfeit = header.forfeit.as_deref().map(terminal_safe);
-            let rest = text.find('\n').map_or("", |at| &text[at + 1..]);
-            Ok((names, rest))
+            Ok((names, opened.log))
         }
-        _ => bail!("line 1 names no gin format: expected \"format\": \"gin-play\" or \"gin-log\""),
+        _ => {
+            Err(anyhow::anyhow!("line 1 names no gin format: expected \"format\": \"gin-play\" or \"gin-log\"").into())
+        }
     }
 }
 
@@ -364,8 +396,32 @@ mod tests {
     fn foreign_files_are_refused() {
         assert!(split_save("{\"format\":\"chess\"}\n").is_err());
         assert!(split_save("not json").is_err());
-        let err = split_save("{\"format\":\"gin-play\",\"version\":9}\n").err().unwrap();
+        let Some(Refused::Other(err)) = split_save("{\"format\":\"gin-play\",\"version\":9}\n").err() else {
+            panic!("a version 9 save is taken")
+        };
         assert!(err.to_string().contains("version"), "{err}");
+    }
+
+    /// A save of `gin play --ai expert` (version 1), and the same save written as version 2.
+    const V1: &str = include_str!("../tests/fixtures/expert-mid-game.gin");
+    const V2: &str = include_str!("../tests/fixtures/expert-mid-game-v2.gin");
+
+    #[test]
+    fn a_saves_digests_are_checked_and_taken_off() {
+        let (_, old) = split_save(V1).unwrap();
+        let (names, new) = split_save(V2).unwrap();
+        assert_eq!(names.of(Player::One), "you");
+        assert_eq!(new, V1.split_once('\n').unwrap().1);
+        // A discard changed on line 40 (a legal game or not, the digest tells).
+        let line = V2.lines().nth(39).unwrap();
+        assert!(line.contains("\"card\":\""), "{line}");
+        let at = line.find("\"card\":\"").unwrap() + 8;
+        let other = if &line[at..at + 1] == "A" { "2" } else { "A" };
+        let changed = V2.replacen(line, &format!("{}{other}{}", &line[..at], &line[at + 1..]), 1);
+        let Some(Refused::Damaged(damage)) = split_save(&changed).err() else { panic!("the changed save is taken") };
+        assert_eq!(damage.line, 40);
+        assert_eq!(damage.why, "line 40 was changed: its digest does not match the lines before it");
+        assert!(old.starts_with("{\"format\":\"gin-log\""));
     }
 
     #[test]
