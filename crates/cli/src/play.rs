@@ -10,7 +10,7 @@ mod screen;
 mod store;
 mod table;
 
-pub(crate) use savefile::{Damage, Damaged, open as open_save};
+pub(crate) use savefile::{Damage, Damaged, replayed as replay_save};
 pub(crate) use saves::{LONG_ABOUT as SAVES_LONG_ABOUT, SavesArgs, run as run_saves};
 
 use std::io::{self, BufRead, IsTerminal, Write};

@@ -396,7 +396,7 @@ impl std::error::Error for Damaged {}
 /// A save's text opened: its header, and the engine's log beneath it checked against the
 /// digests.
 #[derive(Debug)]
-pub(crate) struct Opened {
+pub(super) struct Opened {
     /// Line 1.
     pub header: PlayHeader,
     /// Lines 2 on, up to the first damaged one, exactly as the engine wrote them (their digests
@@ -413,7 +413,7 @@ pub(crate) struct Opened {
 /// # Errors
 /// A text that is not a `gin play` save, of a version this gin does not read, or whose line 1 is
 /// damaged (a [`Damaged`] error).
-pub(crate) fn open(text: &str) -> Result<Opened> {
+pub(super) fn open(text: &str) -> Result<Opened> {
     let first = text.lines().next().unwrap_or("");
     let not_a_save = || anyhow!("not a `gin play` save file: line 1 should be {{\"format\":\"{FORMAT}\",...}}");
     if first.trim().is_empty() {
@@ -578,6 +578,16 @@ fn replay_save(text: &str, recover: bool) -> Result<Record> {
         }
     };
     Ok(Record { header, log, game, events, damage })
+}
+
+/// A save's game as `gin replay` shows it: its header, its log's header, the game and every
+/// event, replayed from the record as [`load`] does (without building its AI).
+///
+/// # Errors
+/// A text that is not a save, or a damaged one ([`Damaged`]: the line, and what is wrong).
+pub(crate) fn replayed(text: &str) -> Result<(PlayHeader, LogHeader, Game, Vec<Event>)> {
+    let Record { header, log, game, events, .. } = replay_save(text, false)?;
+    Ok((header, log, game, events))
 }
 
 /// The first `n` lines of `text`, with their line breaks.
