@@ -1,7 +1,8 @@
 //! The digest chained over the lines of a save (version 2 of the save format).
 //!
-//! Every line of the file is a JSON object that ends with one more member, its digest:
-//! `{"event":"discarded","player":"one","card":"7H","digest":"5f0c2b8e91d4a7c3"}`. The digest
+//! Every line of the file is a JSON object that ends with one more member, its digest, as on
+//! the last line of `tests/fixtures/expert-mid-game-v2.gin`:
+//! `{"event":"discarded","player":"two","card":"7D","digest":"0885a99f15d656fd"}`. The digest
 //! of line i is the first 8 bytes, in lowercase hex, of d_i = SHA-256(d_(i-1) ‖ the line without
 //! its digest member and its line break), where d_0 = SHA-256(`gin-play save, version 2`): each
 //! line's digest depends on every line before it, so a line changed, dropped, added or moved

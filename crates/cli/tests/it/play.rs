@@ -954,9 +954,13 @@ fn a_cut_save_is_refused_with_its_line_then_recovered_and_saved_whole_again() {
     let before = unsealed(&whole);
     assert!(again.len() > 30, "{} lines", again.len());
     assert_eq!(again[1..], before[1..again.len()]);
-    let resumed = Table::open_with_env(&["--resume", path], &env).close();
-    assert_eq!(resumed.code, Some(0), "{resumed:?}");
-    assert!(!resumed.transcript.contains("warning"), "{}", resumed.transcript);
+    // Resumable again, and --recover on a whole save just resumes it.
+    for args in [&["--resume", path][..], &["--resume", path, "--recover"]] {
+        let resumed = Table::open_with_env(args, &env).close();
+        assert_eq!(resumed.code, Some(0), "{resumed:?}");
+        assert!(!resumed.transcript.contains("warning"), "{}", resumed.transcript);
+    }
+    assert!(!games.join("cut.gin.damaged-2").exists());
     // Recovered again, the first copy stays and a second one is kept.
     let again_cut: String = text(&save).lines().take(30).map(|line| format!("{line}\n")).collect();
     std::fs::write(&save, &again_cut).unwrap();
