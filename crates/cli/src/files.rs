@@ -86,7 +86,7 @@ fn open(path: &Path) -> io::Result<File> {
 }
 
 /// What kind of file `meta` describes, for a message: `a directory`, `a FIFO (named pipe)`.
-fn kind(meta: &Metadata) -> &'static str {
+pub(crate) fn kind(meta: &Metadata) -> &'static str {
     if meta.is_dir() {
         return "a directory";
     }

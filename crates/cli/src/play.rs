@@ -1,6 +1,7 @@
 //! `gin play`: a game of Gin Rummy at the terminal, against the AI or between two people, saved
 //! after every move.
 
+mod digest;
 mod input;
 mod lines;
 mod savefile;
@@ -9,7 +10,7 @@ mod screen;
 mod store;
 mod table;
 
-pub(crate) use savefile::read_header as read_save_header;
+pub(crate) use savefile::{Damage, Damaged, replayed as replay_save};
 pub(crate) use saves::{LONG_ABOUT as SAVES_LONG_ABOUT, SavesArgs, run as run_saves};
 
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -72,7 +73,15 @@ at the start). `gin play --resume FILE` goes on exactly where it stopped: the sa
 record, replayed through the referee alone, so it resumes whatever has changed in the AI since; \
 the built-in AIs then play on as they would have. `--resume FILE --ai NAME` plays on against \
 another AI. A save never starts a program: an AI program (cmd:...) named in a save is replaced by \
-mc unless --ai names it again. Quitting, end of input and Ctrl-C all leave the save in place.
+mc unless --ai names it again. Quitting, end of input and Ctrl-C all leave the save in place. \
+A save keeps its permissions, is written through a symbolic link to where it leads, is never \
+written over a file its owner may not write, and only ever to a regular file.
+
+Every line of a save ends with a digest chained over the lines before it (SHA-256), so a save cut \
+short or edited by hand is refused, naming the line where the damage starts; \
+`gin play --resume FILE --recover` plays on from the last whole move before that line, and keeps \
+the damaged file as FILE.damaged. The digest is not a signature: it catches accidents and edits, \
+not someone who computes the digests again.
 
 The deal comes from --seed; without it a seed is drawn from the clock and printed, so that a \
 game can be played again.
@@ -136,6 +145,11 @@ pub(crate) struct PlayArgs {
     /// without FILE, the latest unfinished game in your state directory (`gin saves` lists them).
     #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with_all = ["seed", "spec", "target", "hotseat"])]
     resume: Option<Option<PathBuf>>,
+    /// With --resume, play on from a damaged save (one whose digests show it was cut short or
+    /// changed): from the last whole move before the damaged line, keeping the damaged file as
+    /// FILE.damaged. An undamaged save just resumes.
+    #[arg(long, requires = "resume")]
+    recover: bool,
     /// Colour the suits: auto (on a terminal, unless NO_COLOR is set), always or never.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     color: ColorChoice,
@@ -173,14 +187,18 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Outcome, Failure> {
                 None => latest_unfinished()?,
             };
             let save = args.save.clone().unwrap_or_else(|| path.clone());
+            let target = store::resolve(&save)?;
+            // Nothing is read, copied or written for a save that could not be written.
+            store::check_target(&target)?;
             // Locked before it is read: two sessions never resume one game.
-            let lock = store::lock(&save)?;
-            let resumed = savefile::load(&path, args.ai.as_deref(), &AgentParams::default(), &host)?;
-            Session::resumed(resumed, save, lock, look, terminal)
+            let lock = store::lock(&target)?;
+            let resumed = savefile::load(&path, args.ai.as_deref(), &AgentParams::default(), &host, args.recover)?;
+            Session::resumed(resumed, save, target, lock, look, terminal)
         }
         None => {
             let mut session = Session::new(args, look, terminal, &host).map_err(Failure::usage)?;
-            session._lock = Some(store::lock(&session.save)?);
+            store::check_target(&session.target)?;
+            session._lock = Some(store::lock(&session.target)?);
             session
         }
     };
@@ -221,11 +239,19 @@ fn play_at_the_table(
     let hotseat = session.header.human.is_none();
     let rules = session.game.rules().clone();
     let new_game = || -> Result<(Session, Vec<String>)> {
-        let next =
-            PlayArgs { ai: ai.clone(), hotseat, seed: None, save: None, force: false, resume: None, ..args.clone() };
+        let next = PlayArgs {
+            ai: ai.clone(),
+            hotseat,
+            seed: None,
+            save: None,
+            force: false,
+            resume: None,
+            recover: false,
+            ..args.clone()
+        };
         // The last game's rules (a resumed game's own).
         let mut session = Session::with_rules(&next, &rules, look, true, host)?;
-        session._lock = Some(store::lock(&session.save)?);
+        session._lock = Some(store::lock(&session.target)?);
         let opening = session.begin(false)?;
         Ok((session, opening))
     };
@@ -263,13 +289,29 @@ fn latest_unfinished() -> Result<PathBuf> {
         })
 }
 
-/// Refuses `--save FILE` when FILE exists and is not the game being resumed, unless `--force`:
-/// a save never replaces an unfinished game or any other file by surprise.
+/// Refuses `--save FILE` when FILE (where its links lead) exists and is not a regular file, with
+/// or without `--force`; and when it exists and is not the game being resumed, unless `--force`:
+/// a save never replaces an unfinished game or any other file by surprise, and never a FIFO, a
+/// device or a directory.
 fn check_save_target(args: &PlayArgs) -> Result<()> {
     let Some(save) = &args.save else { return Ok(()) };
-    // Nothing there, or an empty file (such as one made by `mktemp`): nothing to lose.
-    let empty = std::fs::symlink_metadata(save).map_or(true, |meta| meta.is_file() && meta.len() == 0);
-    if args.force || empty {
+    let target = store::resolve(save)?;
+    // Nothing there: nothing to lose.
+    let Ok(meta) = std::fs::symlink_metadata(&target) else { return Ok(()) };
+    if !meta.is_file() {
+        let what = crate::files::kind(&meta);
+        let what = if target == *save {
+            format!("it is {what}")
+        } else {
+            format!("it is a link to `{}`, {what}", target.display())
+        };
+        return Err(anyhow!(
+            "--save `{}`: {what}, and gin saves only to regular files (--force or not)",
+            save.display()
+        ));
+    }
+    // An empty file (such as one made by `mktemp`): nothing to lose.
+    if args.force || meta.len() == 0 {
         return Ok(());
     }
     let same_file = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
@@ -305,6 +347,9 @@ struct Session {
     /// Why the AI forfeits, when it is a program.
     ai_report: Report,
     save: PathBuf,
+    /// Where `save` leads through its symbolic links ([`store::resolve`]): the file written (and
+    /// locked), `save` itself when it is no link.
+    target: PathBuf,
     /// The lock that keeps other sessions off this game's save.
     _lock: Option<store::Lock>,
     /// Why the last write of the save failed, if it did: the file then holds an earlier point.
@@ -368,6 +413,7 @@ impl Session {
             ai,
             ai_report,
             save: PathBuf::new(),
+            target: PathBuf::new(),
             _lock: None,
             unsaved: None,
             seed_drawn: args.seed.is_none(),
@@ -382,11 +428,19 @@ impl Session {
             Some(path) => path.clone(),
             None => store::new_game_path(seed, std::time::SystemTime::now()),
         };
+        session.target = store::resolve(&session.save)?;
         session.record(opening);
         Ok(session)
     }
 
-    fn resumed(resumed: savefile::Resumed, save: PathBuf, lock: store::Lock, look: Look, terminal: bool) -> Session {
+    fn resumed(
+        resumed: savefile::Resumed,
+        save: PathBuf,
+        target: PathBuf,
+        lock: store::Lock,
+        look: Look,
+        terminal: bool,
+    ) -> Session {
         let seats = match resumed.header.human {
             Some(human) => Seats::versus_ai(human),
             None => Seats::hotseat(),
@@ -399,6 +453,7 @@ impl Session {
             ai: resumed.ai,
             ai_report: resumed.report,
             save,
+            target,
             _lock: Some(lock),
             unsaved: None,
             seed_drawn: false,
@@ -442,6 +497,9 @@ impl Session {
             lines.push(format!("Seed {} ({how}play this deal again with --seed {}).", self.log.seed, self.log.seed));
         }
         lines.push(format!("Saving after every move to {}", self.save.display()));
+        if self.target != self.save {
+            lines.push(format!("Saving through the link {} to {}.", self.save.display(), self.target.display()));
+        }
         Ok(lines)
     }
 
@@ -757,8 +815,9 @@ impl Session {
         self.unsaved.clone()
     }
 
+    /// Writes the save, where its links lead.
     fn write_save(&self) -> Result<()> {
-        savefile::write(&self.save, &self.header, &self.log, &self.events)
+        savefile::write(&self.target, &self.header, &self.log, &self.events)
     }
 
     /// Waits for Enter; `quit` (or the end of input) stops instead.

@@ -4,19 +4,21 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
-use gin_engine::{Event, LogHeader, read_log, replay};
+use gin_engine::{Event, Game, LogHeader, ReplayError, read_log, replay};
 use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Showdown, Showing};
 
 use crate::files;
 use crate::invocation::{gin_command, shell_word};
+use crate::play::{Damage, Damaged};
 use crate::render::Style;
 use crate::{Failure, Outcome};
 
 pub(crate) const LONG_ABOUT: &str = "Show a game hand by hand from its file: a game saved by `gin play` (finished or not), or an event \
 log written by the engine (a `gin-log` header line, then one event per line).\n\n\
-The file is checked by playing it again: a damaged or edited file is refused, naming the line where it goes wrong.";
+The file is checked by playing it again, and a save's digests line by line: a damaged or edited file is refused, naming the line where it goes wrong \
+(`gin play --resume FILE --recover` plays a damaged save on from the last whole move before that line).";
 
 pub(crate) const AFTER_HELP: &str = "Examples:\n  \
     gin replay ~/.local/state/gin/games/2026-12-04-151233-seed-42.gin   (`gin saves` lists them)\n  \
@@ -77,10 +79,13 @@ impl Names {
 
 pub(crate) fn run(args: &ReplayArgs) -> Result<Outcome, Failure> {
     let text = files::read_text(&args.file, "the game file", files::MAX_SAVE_FILE)?;
-    let (names, log) = split_save(&text).with_context(|| format!("{} is not a gin game", args.file.display()))?;
-    let game = replay(log).with_context(|| format!("{} is damaged", args.file.display()))?;
-    let (header, events) = read_log(log).with_context(|| format!("{} is damaged", args.file.display()))?;
-    let mut events: Vec<Event> = events.into_iter().map(|(_, event)| event).collect();
+    let GameFile { names, header, game, mut events } = read_game(&text).map_err(|err| match err {
+        Refused::Damaged(damage) => {
+            anyhow::anyhow!("{} is damaged: {}; {}", args.file.display(), damage.why, damage.advice(&args.file))
+        }
+        Refused::Log(err) => anyhow::Error::from(err).context(format!("{} is damaged", args.file.display())),
+        Refused::Other(err) => err.context(format!("{} is not a gin game", args.file.display())),
+    })?;
     // A game in progress against the AI: its current hand shows only what the human may know.
     if let (None, Some(human)) = (game.result(), names.human) {
         let start = events.iter().rposition(|e| matches!(e, Event::HandStarted { .. })).unwrap_or(0);
@@ -107,21 +112,59 @@ fn terminal_safe(text: &str) -> String {
     crate::render::untrusted(text, 200)
 }
 
-/// The player names and the engine log of a file: a `gin play` save has a header line first.
-fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
+/// Why a file is not replayed.
+#[derive(Debug)]
+enum Refused {
+    /// A save that is damaged: its digests, its line count or its replay say from which line.
+    Damaged(Damage),
+    /// An engine log that does not replay.
+    Log(ReplayError),
+    /// Not a gin game.
+    Other(anyhow::Error),
+}
+
+/// A game file read and replayed.
+struct GameFile {
+    /// Who sat where.
+    names: Names,
+    /// The log's header: the seed and the rules.
+    header: LogHeader,
+    /// The game where the file leaves it.
+    game: Game,
+    /// Every event of the file.
+    events: Vec<Event>,
+}
+
+impl From<anyhow::Error> for Refused {
+    fn from(err: anyhow::Error) -> Refused {
+        match err.downcast_ref::<Damaged>() {
+            Some(Damaged(damage)) => Refused::Damaged(damage.clone()),
+            None => Refused::Other(err),
+        }
+    }
+}
+
+/// A game file read and replayed: an engine log, or a `gin play` save, which has a header line
+/// first and from version 2 a digest at the end of every line, read by the save's own reader
+/// (which refuses all that `gin play --resume` refuses, naming the line in the whole file).
+fn read_game(text: &str) -> Result<GameFile, Refused> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.lines().next().unwrap_or("");
     let value: serde_json::Value = serde_json::from_str(first).context("line 1 is not JSON")?;
     let default = Names::new("player 1", "player 2", None);
     match value.get("format").and_then(serde_json::Value::as_str) {
-        Some("gin-log") => Ok((default, text)),
+        Some("gin-log") => {
+            let game = replay(text).map_err(Refused::Log)?;
+            let (header, events) = read_log(text).map_err(Refused::Log)?;
+            let events = events.into_iter().map(|(_, event)| event).collect();
+            Ok(GameFile { names: default, header, game, events })
+        }
         Some("gin-play") => {
-            // The save's own reader checks the header.
-            let header = crate::play::read_save_header(first)?;
+            let (saved, header, game, events) = crate::play::replay_save(text)?;
             // What the file says is shown, never sent to the terminal raw.
-            let ai = header.ai.as_deref().map(terminal_safe);
+            let ai = saved.ai.as_deref().map(terminal_safe);
             let ai = ai.as_deref();
-            let names = match (ai, header.human) {
+            let names = match (ai, saved.human) {
                 (Some(ai), Some(human)) => {
                     let ai = format!("the AI ({ai})");
                     match human {
@@ -132,11 +175,12 @@ fn split_save(text: &str) -> anyhow::Result<(Names, &str)> {
                 _ => default,
             };
             let mut names = names;
-            names.forfeit = header.forfeit.as_deref().map(terminal_safe);
-            let rest = text.find('\n').map_or("", |at| &text[at + 1..]);
-            Ok((names, rest))
+            names.forfeit = saved.forfeit.as_deref().map(terminal_safe);
+            Ok(GameFile { names, header, game, events })
         }
-        _ => bail!("line 1 names no gin format: expected \"format\": \"gin-play\" or \"gin-log\""),
+        _ => {
+            Err(anyhow::anyhow!("line 1 names no gin format: expected \"format\": \"gin-play\" or \"gin-log\"").into())
+        }
     }
 }
 
@@ -348,24 +392,54 @@ mod tests {
     #[test]
     fn a_play_save_names_the_seats() {
         let save = format!("{{\"format\":\"gin-play\",\"version\":1,\"ai\":\"expert\",\"human\":\"two\"}}\n{}", log(1));
-        let (names, rest) = split_save(&save).unwrap();
+        let GameFile { names, events, .. } = read_game(&save).unwrap();
         assert_eq!(names.of(Player::Two), "you");
         assert_eq!(names.of(Player::One), "the AI (expert)");
         assert_eq!(names.says(Player::Two, "draws"), "you draw");
         assert_eq!(names.says(Player::Two, "passes"), "you pass");
         assert_eq!(names.says(Player::Two, "goes big gin"), "you go big gin");
         assert_eq!(names.says(Player::One, "draws"), "the AI (expert) draws");
-        assert!(rest.starts_with("{\"format\":\"gin-log\""));
-        let (names, _) = split_save(&log(1)).unwrap();
+        assert_eq!(events.len(), log(1).lines().count() - 1);
+        let GameFile { names, .. } = read_game(&log(1)).unwrap();
         assert_eq!(names.of(Player::One), "player 1");
     }
 
     #[test]
     fn foreign_files_are_refused() {
-        assert!(split_save("{\"format\":\"chess\"}\n").is_err());
-        assert!(split_save("not json").is_err());
-        let err = split_save("{\"format\":\"gin-play\",\"version\":9}\n").err().unwrap();
+        assert!(read_game("{\"format\":\"chess\"}\n").is_err());
+        assert!(read_game("not json").is_err());
+        let Some(Refused::Other(err)) = read_game("{\"format\":\"gin-play\",\"version\":9}\n").err() else {
+            panic!("a version 9 save is taken")
+        };
         assert!(err.to_string().contains("version"), "{err}");
+    }
+
+    /// A save of `gin play --ai expert` (version 1), and the same save written as version 2.
+    const V1: &str = include_str!("../tests/fixtures/expert-mid-game.gin");
+    const V2: &str = include_str!("../tests/fixtures/expert-mid-game-v2.gin");
+
+    #[test]
+    fn a_saves_digests_are_checked_and_taken_off() {
+        let old = read_game(V1).unwrap();
+        let new = read_game(V2).unwrap();
+        assert_eq!(new.names.of(Player::One), "you");
+        assert_eq!((&new.header, &new.game, &new.events), (&old.header, &old.game, &old.events));
+        // A discard changed on line 40 (a legal game or not, the digest tells).
+        let line = V2.lines().nth(39).unwrap();
+        assert!(line.contains("\"card\":\""), "{line}");
+        let at = line.find("\"card\":\"").unwrap() + 8;
+        let other = if &line[at..at + 1] == "A" { "2" } else { "A" };
+        let changed = V2.replacen(line, &format!("{}{other}{}", &line[..at], &line[at + 1..]), 1);
+        let Some(Refused::Damaged(damage)) = read_game(&changed).err() else { panic!("the changed save is taken") };
+        assert_eq!(damage.line, 40);
+        assert_eq!(damage.why, "line 40 was changed: its digest does not match the lines before it");
+        // In a save of version 1, a line the replay refuses is named in the whole file.
+        let first = V1.lines().nth(2).unwrap();
+        let Some(Refused::Damaged(damage)) = read_game(&V1.replacen(first, "{}", 1)).err() else {
+            panic!("the damaged save is taken")
+        };
+        assert_eq!(damage.line, 3);
+        assert!(damage.why.starts_with("line 3: "), "{damage:?}");
     }
 
     #[test]
@@ -465,7 +539,7 @@ mod tests {
     fn names_from_the_file_are_escaped_and_a_forfeit_is_read() {
         let header = r#"{"format":"gin-play","version":1,"ai":"ev\u001b[31mil","human":"one","forfeit":"it crashed"}"#;
         let save = format!("{header}\n{}", log(1));
-        let (names, _) = split_save(&save).unwrap();
+        let GameFile { names, .. } = read_game(&save).unwrap();
         assert_eq!(names.of(Player::Two), "the AI (ev\\u{1b}[31mil)");
         assert_eq!(names.forfeit.as_deref(), Some("it crashed"));
     }

@@ -15,7 +15,8 @@ use crate::{Failure, Outcome};
 /// `gin help saves`.
 pub(crate) const LONG_ABOUT: &str = "\
 List the games `gin play` has saved in your state directory, newest first: when each was last \
-played (UTC), the opponent, the score, and whether it is finished. Every game has its own file, \
+played (UTC), the opponent, the score, and whether it is finished (or damaged: from which line, \
+with the score at the last whole move before it, where `gin play --resume FILE --recover` plays on). Every game has its own file, \
 named by the date and time it started and its seed, so no game replaces another. \
 `gin play --resume` with no file continues the newest unfinished one; `gin play --resume FILE` \
 any of them; `gin replay FILE` shows one hand by hand.";
@@ -66,10 +67,11 @@ fn line(path: &std::path::Path, modified: SystemTime) -> String {
         name(Player::Two),
         summary.points[Player::Two]
     );
-    let state = match (summary.winner, &summary.forfeit) {
-        (Some(winner), Some(_)) => format!("{} won, AI forfeited", name(winner)),
-        (Some(winner), None) => format!("finished, {} won", name(winner)),
-        (None, _) => format!("hand {}, unfinished", summary.hand),
+    let state = match (summary.damaged, summary.winner, &summary.forfeit) {
+        (Some(line), _, _) => format!("damaged from line {line}"),
+        (None, Some(winner), Some(_)) => format!("{} won, AI forfeited", name(winner)),
+        (None, Some(winner), None) => format!("finished, {} won", name(winner)),
+        (None, None, _) => format!("hand {}, unfinished", summary.hand),
     };
     format!("{date}  {opponent:<12}  {score:<22}  {state:<22}  {file}")
 }

@@ -1,11 +1,14 @@
 //! Where games are kept: one file per game in the state folder, named by its date and seed; a
-//! lock that keeps two sessions off one game; no temporary file left behind.
+//! lock that keeps two sessions off one game; no temporary file left behind; a save reached
+//! through symbolic links written where they lead, and only over a regular file its owner may
+//! write.
 
-use std::fs::{self, File, TryLockError};
+use std::fs::{self, File, Metadata, TryLockError};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 
 /// The folder of gin's state: `$XDG_STATE_HOME/gin`, else `$HOME/.local/state/gin`, else `gin`
 /// in the current directory.
@@ -134,6 +137,85 @@ fn clean_temporaries(dir: &Path, name: &str) {
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// The most symbolic links [`resolve`] follows: more is taken for a loop.
+const MAX_LINKS: usize = 40;
+
+/// The file a save's path leads to: the path itself, or the end of the chain of symbolic links
+/// it starts (a dangling link's target is where the file goes). A save is written there, over
+/// the target, so that the links stay links; its lock is taken there, so that two sessions
+/// through two links to one save still keep each other off.
+///
+/// # Errors
+/// A link that cannot be read, or a chain of more than 40 links (a loop).
+pub(crate) fn resolve(path: &Path) -> Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&current)
+                    .with_context(|| format!("cannot read the symbolic link `{}`", current.display()))?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            // Nothing there (the file is made there), or not a link: the end of the chain.
+            _ => return Ok(current),
+        }
+    }
+    bail!("`{}`: more than {MAX_LINKS} symbolic links lead on from it (a loop?)", path.display())
+}
+
+/// What is at a save's resolved path ([`resolve`]): nothing (`None`), or a regular file gin may
+/// replace, with its metadata (the written save keeps its permission bits).
+///
+/// # Errors
+/// Something that is not a regular file (a FIFO, a device, a directory: the message says which),
+/// a file without its owner's write bit (never replaced: its owner said not to), or a path
+/// that cannot be looked at.
+pub(crate) fn check_target(target: &Path) -> Result<Option<Metadata>> {
+    let shown = target.display();
+    match fs::symlink_metadata(target) {
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err).with_context(|| format!("cannot look at the save file `{shown}`")),
+        Ok(meta) if !meta.is_file() => {
+            bail!("`{shown}` is {}, and gin saves only to regular files", crate::files::kind(&meta))
+        }
+        Ok(meta) if !owner_may_write(&meta) => bail!(
+            "the save file `{shown}` is read-only (mode {}), and gin never replaces a save its owner may not \
+             write: make it writable (chmod u+w) or save to another file with --save FILE",
+            mode(&meta)
+        ),
+        Ok(meta) => Ok(Some(meta)),
+    }
+}
+
+/// Whether the file's owner has the write bit (whoever gin runs as: root too).
+#[cfg(unix)]
+fn owner_may_write(meta: &Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o200 != 0
+}
+
+/// Whether the file is not marked read-only.
+#[cfg(not(unix))]
+fn owner_may_write(meta: &Metadata) -> bool {
+    !meta.permissions().readonly()
+}
+
+/// A file's permission bits for a message: `0444`.
+#[cfg(unix)]
+fn mode(meta: &Metadata) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    format!("{:04o}", meta.permissions().mode() & 0o7777)
+}
+
+/// A file's permissions for a message.
+#[cfg(not(unix))]
+fn mode(_meta: &Metadata) -> String {
+    "read-only".to_owned()
 }
 
 /// The folder a save is written in.

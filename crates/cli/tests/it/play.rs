@@ -128,6 +128,71 @@ fn text(path: &Path) -> String {
     std::fs::read_to_string(path).expect("the save exists")
 }
 
+/// The end of a line of a save of version 2: `,"digest":"<16 lowercase hex digits>"}`.
+const DIGEST_END: usize = 29;
+
+/// A save's line without its digest member (what the engine wrote), or `None` when it has none.
+fn without_digest(line: &str) -> Option<String> {
+    let at = line.len().checked_sub(DIGEST_END)?;
+    let (body, end) = (line.get(..at)?, line.get(at..)?);
+    let digest = end.strip_prefix(",\"digest\":\"")?.strip_suffix("\"}")?;
+    (digest.len() == 16 && digest.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+        .then(|| format!("{body}}}"))
+}
+
+/// Lines (objects, without digests) sealed as the save format's version 2 says, worked out here
+/// apart from gin's own code: d_0 = SHA-256(`gin-play save, version 2`), d_i = SHA-256(d_(i-1)
+/// and line i), the first 8 bytes of d_i in hex as line i's last member.
+fn seal(lines: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut chain: Vec<u8> = Sha256::digest(b"gin-play save, version 2").to_vec();
+    let mut text = String::new();
+    for line in lines {
+        chain = Sha256::new().chain_update(&chain).chain_update(line.as_bytes()).finalize().to_vec();
+        let hex: String = chain[..8].iter().map(|b| format!("{b:02x}")).collect();
+        text.push_str(&format!("{},\"digest\":\"{hex}\"}}\n", &line[..line.len() - 1]));
+    }
+    text
+}
+
+/// A save's lines without their digests, checked against the chain: panics at a line whose
+/// digest is missing or wrong, or when line 1's `lines` is not the number of lines.
+fn unsealed(save: &str) -> Vec<String> {
+    let lines: Vec<String> =
+        save.lines().map(|line| without_digest(line).unwrap_or_else(|| panic!("no digest: {line}"))).collect();
+    assert_eq!(seal(&lines), save, "the digests are not the chain's");
+    let header: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(header["version"], 2, "{}", lines[0]);
+    assert_eq!(header["lines"], lines.len(), "{}", lines[0]);
+    lines
+}
+
+/// `save` (of version 2) edited line by line by `edit`, its digests and line count worked out
+/// again: what someone who computes the digests could send.
+fn resealed(save: &str, edit: impl Fn(&str) -> String) -> String {
+    let mut lines: Vec<String> = save.lines().map(|line| edit(&without_digest(line).unwrap())).collect();
+    let count = lines.len();
+    lines[0] = with_line_count(&lines[0], count);
+    seal(&lines)
+}
+
+/// A header line with its `"lines":N` member set to `count`.
+fn with_line_count(header: &str, count: usize) -> String {
+    let at = header.find("\"lines\":").unwrap() + "\"lines\":".len();
+    let end = at + header[at..].find(',').unwrap();
+    format!("{}{count}{}", &header[..at], &header[end..])
+}
+
+/// The same game as a save of version 1 (no digests, no line count) would hold it.
+fn as_version_1(save: &str) -> String {
+    let mut lines = unsealed(save);
+    let header = &lines[0];
+    let at = header.find(",\"lines\":").unwrap();
+    let end = at + 1 + header[at + 1..].find(',').unwrap();
+    lines[0] = format!("{}{}", &header[..at], &header[end..]).replacen("\"version\":2", "\"version\":1", 1);
+    lines.iter().map(|line| format!("{line}\n")).collect()
+}
+
 #[test]
 fn a_whole_game_against_the_ai_to_its_end() {
     let save = save_path("whole");
@@ -147,8 +212,12 @@ fn a_whole_game_against_the_ai_to_its_end() {
     assert!(out.is_ascii() || !out.contains('\u{1b}'), "no colour on a pipe");
     assert!(!out.contains('\u{1b}'), "no colour on a pipe");
     let saved = text(&save);
-    let lines: Vec<&str> = saved.lines().collect();
-    assert_eq!(lines[0], r#"{"format":"gin-play","version":1,"ai":"random","human":"one"}"#);
+    // Every line carries its digest; with the digests off, lines 2 on are an engine log.
+    let lines = unsealed(&saved);
+    assert_eq!(
+        lines[0],
+        format!(r#"{{"format":"gin-play","version":2,"lines":{},"ai":"random","human":"one"}}"#, lines.len())
+    );
     assert!(lines[1].starts_with(r#"{"format":"gin-log","version":2,"seed":7,"rules":{"#), "{}", lines[1]);
     assert!(lines.last().unwrap().starts_with(r#"{"event":"game_ended""#), "{}", lines.last().unwrap());
     // Lines 2 on are an engine log that replays to the end.
@@ -283,27 +352,51 @@ fn damaged_or_foreign_saves_are_refused_clearly() {
         r#""event":"discarded","player":"one","card":"X"#,
         1,
     );
+    let changed =
+        good.lines().position(|line| line.contains(r#""event":"discarded","player":"one","card":""#)).unwrap() + 1;
     let moved = good.replacen(r#""event":"drew_stock","player":"one""#, r#""event":"drew_stock","player":"two""#, 1);
-    let cases: [(&str, &[u8], &str); 8] = [
+    let drew = good.lines().position(|line| line.contains(r#""event":"drew_stock","player":"one""#)).unwrap() + 1;
+    // The same damage to the same game saved by version 1 of the format: found by the replay.
+    let old = as_version_1(&good);
+    let old_cut = &old[..old.len() - lines.last().unwrap().len() / 2 - 1];
+    let old_tampered = old.replacen(
+        r#""event":"discarded","player":"one","card":""#,
+        r#""event":"discarded","player":"one","card":"X"#,
+        1,
+    );
+    let old_moved = old.replacen(r#""event":"drew_stock","player":"one""#, r#""event":"drew_stock","player":"two""#, 1);
+    let no_digest = format!("line {} has no digest", lines.len());
+    let was_changed = format!("line {changed} was changed: its digest does not match the lines before it");
+    let moved_changed = format!("line {drew} was changed: its digest does not match the lines before it");
+    let old_cut_line = format!("the save is damaged: line {}: ", lines.len());
+    let cases: [(&str, &[u8], &str); 12] = [
         ("empty", b"", "the save file is empty"),
         ("garbage", b"\x00\xffgarbage", "is not a gin save file: it is not text"),
         ("words", b"hello world\n", "not a `gin play` save file"),
         ("foreign", br#"{"format":"gin-save","version":1,"game":{}}"#, "not a `gin play` save file"),
         (
             "version",
-            br#"{"format":"gin-play","version":2,"ai":null,"human":null}"#,
-            "save format version 2 is not supported",
+            br#"{"format":"gin-play","version":3,"ai":null,"human":null}"#,
+            "save format version 3 is not supported: this gin reads versions 1 and 2",
         ),
         (
-            "header only",
+            "no-digest",
+            br#"{"format":"gin-play","version":2,"lines":1,"ai":null,"human":null}"#,
+            "the save is damaged: line 1 has no digest",
+        ),
+        (
+            "header-only",
             b"{\"format\":\"gin-play\",\"version\":1,\"ai\":null,\"human\":null}\n",
             "the game's header (line 2) is missing",
         ),
-        ("cut", cut.as_bytes(), &format!("the save is damaged: line {}: ", lines.len())),
-        ("tampered", tampered.as_bytes(), "the save is damaged: line "),
+        ("cut", cut.as_bytes(), &no_digest),
+        ("tampered", tampered.as_bytes(), &was_changed),
+        ("moved", moved.as_bytes(), &moved_changed),
+        ("old-cut", old_cut.as_bytes(), &old_cut_line),
+        ("old-tampered", old_tampered.as_bytes(), "the save is damaged: line "),
     ];
     for (name, contents, message) in
-        cases.iter().chain([("moved", moved.as_bytes(), "the save is damaged: line ")].iter())
+        cases.iter().chain([("old-moved", old_moved.as_bytes(), "the save is damaged: line ")].iter())
     {
         let path = save_path(&format!("damaged-{name}"));
         std::fs::write(&path, contents).unwrap();
@@ -317,6 +410,15 @@ fn damaged_or_foreign_saves_are_refused_clearly() {
         );
         assert!(ended.stderr.contains(message), "{name}: expected {message:?} in {}", ended.stderr);
         assert_eq!(ended.stderr.lines().count(), 1, "{name}: {}", ended.stderr);
+        // A damaged save says how to play on from before the damage; a refused one is unchanged.
+        if ["cut", "tampered", "moved", "old-cut", "old-tampered", "old-moved"].contains(name) {
+            assert!(
+                ended.stderr.contains(&format!("play --resume {} --recover`", path.display())),
+                "{name}: {}",
+                ended.stderr
+            );
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), *contents, "{name}");
         std::fs::remove_file(path).unwrap();
     }
     let missing = save_path("missing");
@@ -329,7 +431,7 @@ fn damaged_or_foreign_saves_are_refused_clearly() {
     );
     // A save resumes by its record: an AI other than the one that played it goes on from it.
     let other = save_path("other-ai");
-    std::fs::write(&other, good.replacen(r#""ai":"random""#, r#""ai":"simple""#, 1)).unwrap();
+    std::fs::write(&other, resealed(&good, |line| line.replacen(r#""ai":"random""#, r#""ai":"simple""#, 1))).unwrap();
     let ended = Table::open(&["--resume", other.to_str().unwrap()]).close();
     assert_eq!(ended.code, Some(0), "{ended:?}");
     assert!(ended.transcript.starts_with("Resuming: You against the AI (simple), hand 2"), "{}", ended.transcript);
@@ -347,7 +449,9 @@ fn a_save_never_starts_a_program_and_resume_may_change_the_ai() {
     assert_eq!(started.code, Some(0), "{started:?}");
     // The save now names a program, as a save sent by someone else might.
     let program = format!("cmd:touch {}", marker.display());
-    let text = std::fs::read_to_string(&save).unwrap().replacen(r#""ai":"simple""#, &format!(r#""ai":"{program}""#), 1);
+    let text = resealed(&std::fs::read_to_string(&save).unwrap(), |line| {
+        line.replacen(r#""ai":"simple""#, &format!(r#""ai":"{program}""#), 1)
+    });
     std::fs::write(&save, text).unwrap();
     let resumed = Table::open(&["--resume", save.to_str().unwrap()]).close();
     assert_eq!(resumed.code, Some(0), "{resumed:?}");
@@ -359,14 +463,14 @@ fn a_save_never_starts_a_program_and_resume_may_change_the_ai() {
     );
     assert!(resumed.transcript.contains(&format!("--ai '{program}'")), "{}", resumed.transcript);
     // The save goes on against the stand-in, and names it from now on.
-    let header = std::fs::read_to_string(&save).unwrap().lines().next().unwrap().to_owned();
-    assert_eq!(header, r#"{"format":"gin-play","version":1,"ai":"mc","human":"one"}"#);
+    let header = unsealed(&std::fs::read_to_string(&save).unwrap()).swap_remove(0);
+    assert!(header.ends_with(r#","ai":"mc","human":"one"}"#), "{header}");
     // --ai chooses who plays on.
     let chosen = Table::open(&["--resume", save.to_str().unwrap(), "--ai", "expert"]).close();
     assert_eq!(chosen.code, Some(0), "{chosen:?}");
     assert!(chosen.transcript.contains("Playing on against expert."), "{}", chosen.transcript);
-    let header = std::fs::read_to_string(&save).unwrap().lines().next().unwrap().to_owned();
-    assert_eq!(header, r#"{"format":"gin-play","version":1,"ai":"expert","human":"one"}"#);
+    let header = unsealed(&std::fs::read_to_string(&save).unwrap()).swap_remove(0);
+    assert!(header.ends_with(r#","ai":"expert","human":"one"}"#), "{header}");
     std::fs::remove_file(save).unwrap();
 }
 
@@ -479,7 +583,7 @@ fn hotseat_asks_each_player_to_take_the_screen() {
     assert!(out.contains("Player 1's turn. Press Enter when only Player 1 can see the screen."), "{out}");
     assert!(out.contains("Player 2's turn. Press Enter when only Player 2 can see the screen."), "{out}");
     assert!(out.contains("Player 1 draws from the stock and discards "), "{out}");
-    assert!(text(&save).starts_with(r#"{"format":"gin-play","version":1,"ai":null,"human":null}"#));
+    assert!(unsealed(&text(&save))[0].ends_with(r#","ai":null,"human":null}"#));
     // The resumed hotseat game asks for the screen again.
     let mut table = Table::open(&["--resume", save.to_str().unwrap()]);
     let screen = table.screen().unwrap();
@@ -776,4 +880,271 @@ fn at_the_table_the_mouse_draws_selects_and_discards() {
     assert!(run.screens[3].contains("┃Q♥┃"), "{}", run.screens[3]);
     assert!(run.screens[4].contains("You draw Q♠ from the stock and discard Q♥."), "{}", run.screens[4]);
     std::fs::remove_file(save).unwrap();
+}
+
+/// A fresh folder for one test.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gin-play-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Plays seed `seed` against the random AI for `answers` answers, saving to `save`, and quits.
+fn play_and_quit(seed: &str, save: &Path, answers: usize) {
+    let mut table = Table::open(&["--ai", "random", "--seed", seed, "--save", save.to_str().unwrap()]);
+    assert_eq!(play_on(&mut table, answers), answers, "the game ended first");
+    table.screen().expect("a question");
+    table.send("quit");
+    let ended = table.close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+}
+
+#[test]
+fn a_cut_save_is_refused_with_its_line_then_recovered_and_saved_whole_again() {
+    let state = scratch_dir("cut-state");
+    let env = [("XDG_STATE_HOME", state.as_path())];
+    let games = state.join("gin").join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let save = games.join("cut.gin");
+    let path = save.to_str().unwrap();
+    play_and_quit("3", &save, 30);
+    let whole = text(&save);
+    let total = whole.lines().count();
+    assert!(total > 60, "{total} lines");
+    // Cut at the end of line 40: every line left is whole, and its digest right.
+    let cut: String = whole.lines().take(40).map(|line| format!("{line}\n")).collect();
+    std::fs::write(&save, &cut).unwrap();
+    let copy = games.join("cut.gin.damaged");
+    let refused = Table::open_with_env(&["--resume", path], &env).close();
+    assert_eq!(refused.code, Some(1), "{refused:?}");
+    let why = format!("it ends after line 40, but its header says {total} lines: the save was cut short");
+    assert!(refused.stderr.contains(&format!("the save is damaged: {why}; ")), "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains(&format!("play --resume {path} --recover` plays on from the last whole move before line 41")),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(text(&save), cut, "a refused save is left as it was");
+    assert!(!copy.exists());
+    // `gin replay` refuses it the same way, and `gin saves` lists it as damaged.
+    let replayed = super::gin(&["replay", path], "");
+    assert_eq!(replayed.code, Some(1), "{replayed:?}");
+    assert!(replayed.stderr.contains(&format!("{path} is damaged: {why}; ")), "{}", replayed.stderr);
+    assert!(replayed.stderr.contains("--recover` plays on"), "{}", replayed.stderr);
+    let listed = super::gin_with_env(&["saves"], &env);
+    assert!(listed.stdout.contains("damaged from line 41"), "{}", listed.stdout);
+    // --recover plays on from the last whole move before line 41, keeping the damaged file.
+    let recovered = Table::open_with_env(&["--resume", path, "--recover"], &env).close();
+    assert_eq!(recovered.code, Some(0), "{recovered:?}");
+    let said = &recovered.transcript;
+    assert!(
+        said.contains(&format!(
+            "warning: the save is damaged from line 41 ({why}). Resuming from the last whole move before it, in hand "
+        )),
+        "{said}"
+    );
+    assert!(said.contains(&format!("the damaged file is kept as {}.", copy.display())), "{said}");
+    assert_eq!(text(&copy), cut);
+    // Saved whole again, as version 2: the game as it was up to the cut, and the AI's moves
+    // after it as it played them the first time.
+    let again = unsealed(&text(&save));
+    let before = unsealed(&whole);
+    assert!(again.len() > 30, "{} lines", again.len());
+    assert_eq!(again[1..], before[1..again.len()]);
+    // Resumable again, and --recover on a whole save just resumes it.
+    for args in [&["--resume", path][..], &["--resume", path, "--recover"]] {
+        let resumed = Table::open_with_env(args, &env).close();
+        assert_eq!(resumed.code, Some(0), "{resumed:?}");
+        assert!(!resumed.transcript.contains("warning"), "{}", resumed.transcript);
+    }
+    assert!(!games.join("cut.gin.damaged-2").exists());
+    // Recovered again, the first copy stays and a second one is kept.
+    let again_cut: String = text(&save).lines().take(30).map(|line| format!("{line}\n")).collect();
+    std::fs::write(&save, &again_cut).unwrap();
+    let recovered = Table::open_with_env(&["--resume", path, "--recover"], &env).close();
+    assert_eq!(recovered.code, Some(0), "{recovered:?}");
+    assert_eq!((text(&copy), text(&games.join("cut.gin.damaged-2"))), (cut, again_cut));
+    std::fs::remove_dir_all(state).unwrap();
+}
+
+#[test]
+fn an_edit_that_keeps_the_game_legal_is_refused_at_its_line() {
+    let save = save_path("edited");
+    let path = save.to_str().unwrap();
+    play_and_quit("3", &save, 40);
+    let good = text(&save);
+    let lines = unsealed(&good);
+    // Two of the AI's discards swapped, where the game stays legal: the engine replays it.
+    let card = |line: &str| line[line.find(r#""card":""#).unwrap() + 8..][..2].to_owned();
+    let swap = |line: &str, from: &str, to: &str| {
+        line.replacen(&format!(r#""card":"{from}""#), &format!(r#""card":"{to}""#), 1)
+    };
+    let discards: Vec<usize> = (0..lines.len())
+        .filter(|&at| lines[at].starts_with(r#"{"event":"discarded","player":"two","card":""#))
+        .collect();
+    let (first, edited) = discards
+        .windows(2)
+        .find_map(|pair| {
+            let (a, b) = (card(&lines[pair[0]]), card(&lines[pair[1]]));
+            let mut edited = lines.clone();
+            edited[pair[0]] = swap(&lines[pair[0]], &a, &b);
+            edited[pair[1]] = swap(&lines[pair[1]], &b, &a);
+            gin_engine::replay(&edited[1..].join("\n")).is_ok().then_some((pair[0], edited))
+        })
+        .expect("two discards of the AI that may be swapped");
+    // In the save, each edited line keeps the digest it had.
+    let with_digests: String = good
+        .lines()
+        .zip(&edited)
+        .map(|(line, object)| format!("{}{}\n", &object[..object.len() - 1], &line[line.len() - DIGEST_END..]))
+        .collect();
+    assert_ne!(with_digests, good);
+    std::fs::write(&save, &with_digests).unwrap();
+    let refused = Table::open(&["--resume", path]).close();
+    assert_eq!(refused.code, Some(1), "{refused:?}");
+    let line = first + 1;
+    assert!(
+        refused.stderr.contains(&format!("line {line} was changed: its digest does not match the lines before it; ")),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(text(&save), with_digests);
+    // Saved by version 1 of the format, the same edit is taken for the game.
+    let mut old = lines.clone();
+    old[0] = r#"{"format":"gin-play","version":1,"ai":"random","human":"one"}"#.to_owned();
+    old[1..].clone_from_slice(&edited[1..]);
+    std::fs::write(&save, old.join("\n") + "\n").unwrap();
+    let taken = Table::open(&["--resume", path]).close();
+    assert_eq!(taken.code, Some(0), "{taken:?}");
+    assert!(taken.transcript.contains("This save predates digests"), "{}", taken.transcript);
+    // The seats swapped on line 1: refused, even with --recover, and left as it is.
+    let seats = good.replacen(r#""human":"one""#, r#""human":"two""#, 1);
+    std::fs::write(&save, &seats).unwrap();
+    let refused = Table::open(&["--resume", path, "--recover"]).close();
+    assert_eq!(refused.code, Some(1), "{refused:?}");
+    assert!(
+        refused.stderr.contains(
+            "the save is damaged: line 1 was changed: its digest does not match the lines before it; line 1 says who \
+             sits where, so a save damaged there cannot be recovered"
+        ),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(text(&save), seats);
+    assert!(!PathBuf::from(format!("{path}.damaged")).exists());
+    std::fs::remove_file(save).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_save_keeps_its_mode_and_one_its_owner_may_not_write_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let save = save_path("mode");
+    let path = save.to_str().unwrap();
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o7777;
+    let chmod = |path: &Path, mode: u32| std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    play_and_quit("5", &save, 4);
+    chmod(&save, 0o600);
+    let before = text(&save);
+    let mut table = Table::open(&["--resume", path]);
+    play_on(&mut table, 6);
+    table.screen();
+    table.send("quit");
+    assert_eq!(table.close().code, Some(0));
+    assert!(text(&save).len() > before.len(), "the moves are saved");
+    assert_eq!(mode(&save), 0o600, "the save stays private");
+    // Without its owner's write bit, a save is refused (whoever gin runs as), and left alone.
+    chmod(&save, 0o444);
+    let before = text(&save);
+    for args in [&["--resume", path][..], &["--ai", "random", "--save", path, "--force"]] {
+        let refused = Table::open(args).close();
+        assert_eq!(refused.code, Some(1), "{args:?}: {refused:?}");
+        assert!(
+            refused.stderr.contains(&format!(
+                "the save file `{path}` is read-only (mode 0444), and gin never replaces a save its owner may not write"
+            )),
+            "{args:?}: {}",
+            refused.stderr
+        );
+        assert_eq!(text(&save), before, "{args:?}");
+        assert_eq!(mode(&save), 0o444, "{args:?}");
+    }
+    chmod(&save, 0o644);
+    std::fs::remove_file(save).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_save_through_a_link_is_written_where_the_link_leads() {
+    let dir = scratch_dir("links");
+    let real = dir.join("real.gin");
+    let link = dir.join("link.gin");
+    // A dangling link: its target is where the save goes.
+    std::os::unix::fs::symlink("real.gin", &link).unwrap();
+    let through = format!("Saving through the link {} to {}.", link.display(), real.display());
+    let mut table = Table::open(&["--ai", "random", "--seed", "5", "--save", link.to_str().unwrap()]);
+    play_on(&mut table, 3);
+    table.screen();
+    table.send("quit");
+    let ended = table.close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert_eq!(ended.transcript.matches(&through).count(), 1, "{}", ended.transcript);
+    let is_link = |path: &Path| std::fs::symlink_metadata(path).unwrap().file_type().is_symlink();
+    assert!(is_link(&link));
+    assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("real.gin"));
+    let first = text(&real);
+    unsealed(&first);
+    // Resumed through the link: the target is written, the link stays a link.
+    let mut table = Table::open(&["--resume", link.to_str().unwrap()]);
+    play_on(&mut table, 4);
+    table.screen();
+    table.send("quit");
+    let ended = table.close();
+    assert_eq!(ended.code, Some(0), "{ended:?}");
+    assert_eq!(ended.transcript.matches(&through).count(), 1, "{}", ended.transcript);
+    assert!(is_link(&link));
+    assert!(text(&real).len() > first.len() && text(&real).starts_with(&first[..first.find('\n').unwrap() - 60]));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "nothing left beside the save and its link");
+    // Through two links to one save, one session at a time.
+    let other = dir.join("other.gin");
+    std::os::unix::fs::symlink(&real, &other).unwrap();
+    let mut held = Table::open(&["--resume", link.to_str().unwrap()]);
+    held.screen().expect("the first session asks for a move");
+    let second = Table::open(&["--resume", other.to_str().unwrap()]).close();
+    assert_eq!(second.code, Some(1), "{second:?}");
+    assert!(second.stderr.contains("another `gin play` is playing the game saved in"), "{}", second.stderr);
+    assert_eq!(held.close().code, Some(0));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_save_goes_only_to_a_regular_file_even_with_force() {
+    let dir = scratch_dir("not-files");
+    let fifo = dir.join("fifo.gin");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let null = dir.join("null.gin");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    let cases = [
+        (&fifo, "it is a FIFO (named pipe)".to_owned()),
+        (&null, "it is a link to `/dev/null`, a character device".to_owned()),
+        (&dir, "it is a directory".to_owned()),
+    ];
+    for (path, what) in &cases {
+        for force in [false, true] {
+            let mut args = vec!["--ai", "random", "--save", path.to_str().unwrap()];
+            args.extend(force.then_some("--force"));
+            let refused = Table::open(&args).close();
+            assert_eq!(refused.code, Some(2), "{args:?}: {refused:?}");
+            let message = format!("--save `{}`: {what}, and gin saves only to regular files", path.display());
+            assert!(refused.stderr.contains(&message), "{args:?}: {}", refused.stderr);
+        }
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(std::fs::read_link(&null).unwrap(), Path::new("/dev/null"));
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -44,7 +44,21 @@ fn damaged_and_foreign_files_are_refused() {
     std::fs::write(&save, damaged).unwrap();
     let run = gin(&["replay", path], "");
     assert_eq!(run.code, Some(1));
-    assert!(run.stderr.contains("is damaged"), "{}", run.stderr);
+    // The save's digests name the line, and say how to play on from before it.
+    let line = text[..at].matches('\n').count() + 1;
+    assert!(
+        run.stderr.contains(&format!(
+            "{path} is damaged: line {line} was changed: its digest does not match the lines before it; "
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("play --resume {path} --recover` plays on from the last whole move before line {line}")),
+        "{}",
+        run.stderr
+    );
 
     std::fs::write(&save, "{\"format\":\"chess\"}\n").unwrap();
     let run = gin(&["replay", path], "");
