@@ -414,6 +414,8 @@ pub(super) struct Opened {
 /// A text that is not a `gin play` save, of a version this gin does not read, or whose line 1 is
 /// damaged (a [`Damaged`] error).
 pub(super) fn open(text: &str) -> Result<Opened> {
+    // A byte-order mark an editor put first is not part of line 1 (`gin replay` reads past it too).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.lines().next().unwrap_or("");
     let not_a_save = || anyhow!("not a `gin play` save file: line 1 should be {{\"format\":\"{FORMAT}\",...}}");
     if first.trim().is_empty() {
@@ -1000,6 +1002,8 @@ mod tests {
         // A version-1 header's `lines`, unknown then, is not read.
         let with_lines = FIXTURE.replacen(r#""version":1,"#, r#""version":1,"lines":"many","#, 1);
         assert_eq!(resume(&with_lines).events, old.events);
+        // A byte-order mark an editor put first is read past, as `gin replay` reads past it.
+        assert_eq!(resume(&format!("\u{feff}{FIXTURE_V2}")).events, old.events);
     }
 
     #[test]
@@ -1089,7 +1093,7 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), save(&header, &log, &events[..20]));
         assert_eq!(mode(&path), 0o444);
         let err = format!("{:#}", write(&dir, &header, &log, &events).unwrap_err());
-        assert!(err.ends_with("is a directory, and gin saves only to regular files"), "{err}");
+        assert!(err.ends_with("is a directory, not a regular file, and gin saves only to regular files"), "{err}");
         // A damaged save's copies are numbered, never written over, and as private as the save.
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
         assert_eq!(keep_copy(&path, b"one").unwrap(), dir.join("game.gin.damaged"));
@@ -1144,6 +1148,10 @@ mod tests {
         let taken = match rebuild(text, None, &params, &host(), false) {
             Ok(resumed) => Some(resumed),
             Err(err) => {
+                // A refusal says briefly what is wrong, whatever the save held.
+                if let Err(why) = crate::fuzzing::short_error(&format!("{err:#}")) {
+                    panic!("{why}");
+                }
                 if let Some(Damaged(damage)) = err.downcast_ref() {
                     let lines = text.lines().count();
                     assert!((1..=lines + 1).contains(&damage.line), "{damage:?} in {lines} lines");
@@ -1169,11 +1177,14 @@ mod tests {
             assert!(rebuild(text, None, &AgentParams::default(), &host(), false).is_ok() || text.contains("forfeit"));
         }
         let mut rng = crate::fuzzing::rng("saves");
+        let mut tried = crate::fuzzing::Tried::new("fuzz_parsers_saves (each as it is and re-digested)");
         for _ in 0..crate::fuzzing::inputs() {
             let text = crate::fuzzing::input(&mut rng, &corpus);
+            tried.add(&text);
             for text in [redigest(&text), text] {
                 crate::fuzzing::no_panic("save", &text, check_save);
             }
         }
+        tried.finish();
     }
 }

@@ -181,7 +181,10 @@ pub(crate) fn check_target(target: &Path) -> Result<Option<Metadata>> {
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(err).with_context(|| format!("cannot look at the save file `{shown}`")),
         Ok(meta) if !meta.is_file() => {
-            bail!("`{shown}` is {}, and gin saves only to regular files", crate::files::kind(&meta))
+            bail!(
+                "the save file `{shown}` is {}, not a regular file, and gin saves only to regular files",
+                crate::files::kind(&meta)
+            )
         }
         Ok(meta) if !owner_may_write(&meta) => bail!(
             "the save file `{shown}` is read-only (mode {}), and gin never replaces a save its owner may not \
