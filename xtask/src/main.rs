@@ -60,7 +60,8 @@ const COMMANDS: [(&str, &str); 4] = [
           the hand is played out both ways (knock, or play on) to learn the true gain of
           knocking. Writes the fitted weights and the sums they come from to PATH after every
           200 games; --resume goes on from the games PATH holds (same seed) up to N in all.
-          Defaults: 12000 games, seed 1, every core, crates/ai/data/knock-calibration.json",
+          Defaults: 12000 games, seed 1, every core (1 to 256 threads),
+          crates/ai/data/knock-calibration.json",
     ),
 ];
 
@@ -162,7 +163,7 @@ fn run_fuzz(args: &[String]) -> anyhow::Result<()> {
 }
 
 fn run_train_knock(args: &[String]) -> anyhow::Result<()> {
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from).min(256);
     let out = workspace_root().join("crates/ai/data/knock-calibration.json");
     let mut plan = train::Plan { games: 12000, seed: 1, resume: false, out, threads };
     let mut rest = args.iter();
@@ -182,8 +183,9 @@ fn run_train_knock(args: &[String]) -> anyhow::Result<()> {
             "--games" => plan.games = number()?,
             "--seed" => plan.seed = number()?,
             "--threads" => {
-                plan.threads = usize::try_from(number()?)?;
-                anyhow::ensure!(plan.threads > 0, "--threads takes at least 1");
+                let threads = number()?;
+                anyhow::ensure!((1..=256).contains(&threads), "--threads takes 1 to 256, found {threads}");
+                plan.threads = usize::try_from(threads)?;
             }
             "--out" => plan.out = PathBuf::from(value),
             other => anyhow::bail!("unknown option `{other}` for train-knock\n\n{}", usage_of("train-knock")),
