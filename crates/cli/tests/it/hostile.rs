@@ -2,12 +2,11 @@
 //! outlive it, block it, flood its memory or the terminal, panic it. The agent programs here are
 //! shell scripts (`sh`, `setsid`, `mkfifo`: a POSIX system's own tools).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{Run, temp_file};
+use super::{gin_within, temp_file};
 
 /// A scratch folder of this test process, unique to `name`, empty.
 fn scratch(name: &str) -> PathBuf {
@@ -15,44 +14,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
     dir
-}
-
-/// Runs `gin` with `args`, `stdin` and `env`, failing the test if it takes longer than `limit`
-/// (it is then killed): what no input may make it do.
-fn gin_within(args: &[&str], stdin: &[u8], env: &[(&str, &Path)], limit: Duration) -> (Run, Duration) {
-    let started = Instant::now();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gin"));
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let mut child = command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the gin binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let stdin = stdin.to_vec();
-    // A thread of its own: gin may stop reading (or never start).
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let waiter = std::thread::spawn(move || child.wait_with_output());
-    let deadline = started + limit;
-    while !waiter.is_finished() {
-        assert!(Instant::now() < deadline, "gin {args:?} still runs after {limit:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let output = waiter.join().expect("the waiter").expect("gin finishes");
-    let _ = feeder.join();
-    let run = Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(!run.stderr.contains("panicked"), "{run:?}");
-    (run, started.elapsed())
 }
 
 /// An agent program: `sh SCRIPT`, the script written to a file named `name`.

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -46,6 +47,14 @@ fn gin_with_env(args: &[&str], env: &[(&str, &std::path::Path)]) -> Run {
 }
 
 fn gin_run(args: &[&str], stdin: &[u8], env: &[(&str, &std::path::Path)]) -> Run {
+    gin_within(args, stdin, env, Duration::from_secs(600)).0
+}
+
+/// Runs `gin` with `args`, `stdin` and `env`, failing the test if it takes longer than `limit`
+/// (it is then left to the test's end): what no input may make it do. Returns the run and how
+/// long it took.
+fn gin_within(args: &[&str], stdin: &[u8], env: &[(&str, &std::path::Path)], limit: Duration) -> (Run, Duration) {
+    let started = Instant::now();
     let mut command = Command::new(env!("CARGO_BIN_EXE_gin"));
     for (name, value) in env {
         command.env(name, value);
@@ -58,16 +67,26 @@ fn gin_run(args: &[&str], stdin: &[u8], env: &[(&str, &std::path::Path)]) -> Run
         .spawn()
         .expect("the gin binary runs");
     let mut input = child.stdin.take().expect("stdin is piped");
-    input.write_all(stdin).expect("gin reads stdin");
-    drop(input);
-    let output = child.wait_with_output().expect("gin finishes");
+    let stdin = stdin.to_vec();
+    // A thread of its own: gin may stop reading (or never start).
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let waiter = std::thread::spawn(move || child.wait_with_output());
+    let deadline = started + limit;
+    while !waiter.is_finished() {
+        assert!(Instant::now() < deadline, "gin {args:?} still runs after {limit:?}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let output = waiter.join().expect("the waiter").expect("gin finishes");
+    let _ = feeder.join();
     let run = Run {
         code: output.status.code(),
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     };
     assert!(!run.stderr.contains("panicked"), "{run:?}");
-    run
+    (run, started.elapsed())
 }
 
 /// The JSON objects `gin` printed, one per line.
