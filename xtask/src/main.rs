@@ -7,8 +7,8 @@
 //!   parser (see [`fuzz`]).
 //! - `cargo xtask train-knock [--games N] [--seed S] [--resume] [--threads T] [--out PATH]`:
 //!   trains the knock calibration of `mc` and `mc-fast` by self-play (see [`train`]).
-//! - `cargo xtask tidy [--fix]`: checks that crate dependencies point one way
-//!   (cards <- rules <- engine <- ai <- cli), that every dependency comes from
+//! - `cargo xtask tidy [--fix]`: checks that every crate folder is in the table of crates
+//!   (`tidy::CRATES`) and depends only on the workspace crates it allows, that every dependency comes from
 //!   `[workspace.dependencies]`, that every crate takes the workspace lints, and that the docs'
 //!   settings tables are those the code's settings tables give (`--fix` rewrites them).
 
@@ -214,8 +214,8 @@ fn run_tidy(args: &[String]) -> anyhow::Result<()> {
     problems.extend(doc_tables::check(&root, fix)?);
     if problems.is_empty() {
         println!(
-            "tidy: the crates are layered cards <- rules <- engine <- ai <- cli, their manifests are tidy, and the \
-             docs' settings tables match the code"
+            "tidy: every crate is in the table of crates and depends only on what it allows, the manifests are \
+             tidy, and the docs' settings tables match the code"
         );
         return Ok(());
     }

@@ -5,10 +5,26 @@ use std::path::Path;
 
 use anyhow::Context;
 
-/// The library layers, lowest first: a crate may depend only on crates to its left.
-pub(crate) const LAYERS: [&str; 5] = ["cards", "rules", "engine", "ai", "cli"];
+/// Every crate of the workspace by its folder (`crates/<folder>`, and `xtask`), with the
+/// workspace crates it may depend on (dev-dependencies included). A crate folder missing from
+/// this table fails `tidy`: a new crate states its place before it lands. docs/architecture.md
+/// states the same edges.
+pub(crate) const CRATES: &[(&str, &[&str])] = &[
+    ("cards", &[]),
+    ("rules", &["cards"]),
+    ("engine", &["cards", "rules"]),
+    ("ai", &["cards", "rules", "engine"]),
+    ("cli", &["cards", "rules", "engine", "ai"]),
+    ("xtask", &["cards", "rules", "engine", "ai"]),
+];
 
-/// Reads every `crates/*/Cargo.toml` under `root` and lists what breaks the rules.
+/// The workspace crates `crate_dir` may depend on, `None` for a folder not in [`CRATES`].
+fn allowed(crate_dir: &str) -> Option<&'static [&'static str]> {
+    CRATES.iter().find(|(folder, _)| *folder == crate_dir).map(|(_, deps)| *deps)
+}
+
+/// Reads every `crates/*/Cargo.toml` and `xtask/Cargo.toml` under `root` and lists what breaks
+/// the rules.
 pub(crate) fn check_workspace(root: &Path) -> anyhow::Result<Vec<String>> {
     let crates = root.join("crates");
     let mut problems = Vec::new();
@@ -17,23 +33,36 @@ pub(crate) fn check_workspace(root: &Path) -> anyhow::Result<Vec<String>> {
         .collect::<Result<_, _>>()
         .with_context(|| format!("cannot list {}", crates.display()))?;
     entries.sort_by_key(std::fs::DirEntry::file_name);
-    for entry in entries {
-        let manifest = entry.path().join("Cargo.toml");
-        if !manifest.is_file() {
-            continue;
+    let mut manifests: Vec<(String, std::path::PathBuf)> = entries
+        .iter()
+        .filter(|entry| entry.path().join("Cargo.toml").is_file())
+        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), entry.path().join("Cargo.toml")))
+        .collect();
+    manifests.push(("xtask".to_owned(), root.join("xtask").join("Cargo.toml")));
+    for (name, _) in CRATES {
+        if !manifests.iter().any(|(folder, _)| folder == name) {
+            problems.push(format!("the table of crates in xtask/src/tidy.rs names `{name}`, which has no Cargo.toml"));
         }
-        let name = entry.file_name().to_string_lossy().into_owned();
+    }
+    for (name, manifest) in manifests {
         let text = fs::read_to_string(&manifest).with_context(|| format!("cannot read {}", manifest.display()))?;
         problems.extend(check_manifest(&name, &text));
     }
     Ok(problems)
 }
 
-/// The problems of one crate's manifest: a dependency on a layer to its right, a dependency
-/// that does not come from the workspace, a crate that does not take the workspace lints.
+/// The problems of one crate's manifest: a crate folder not in [`CRATES`], a dependency on a
+/// workspace crate the table does not allow, a dependency that does not come from the
+/// workspace, a crate that does not take the workspace lints.
 pub(crate) fn check_manifest(crate_dir: &str, manifest: &str) -> Vec<String> {
     let mut problems = Vec::new();
-    let me = LAYERS.iter().position(|&layer| layer == crate_dir);
+    let Some(me) = allowed(crate_dir) else {
+        return vec![format!(
+            "{}: a crate that is not in the table of crates (xtask/src/tidy.rs `CRATES`): add it there with the \
+             workspace crates it may depend on, and to docs/architecture.md",
+            folder(crate_dir)
+        )];
+    };
     let mut section = String::new();
     let mut lints_from_workspace = false;
     for line in manifest.lines().map(str::trim) {
@@ -77,20 +106,32 @@ fn is_dependency_table(section: &str) -> bool {
     section.ends_with("dependencies") && !section.starts_with("workspace")
 }
 
-fn check_dependency(crate_dir: &str, me: Option<usize>, dep: &str, from_workspace: Option<bool>) -> Vec<String> {
+/// Where a crate's folder is: `crates/<name>`, or `xtask`.
+fn folder(crate_dir: &str) -> String {
+    if crate_dir == "xtask" { "xtask".to_owned() } else { format!("crates/{crate_dir}") }
+}
+
+fn check_dependency(crate_dir: &str, me: &[&str], dep: &str, from_workspace: Option<bool>) -> Vec<String> {
     let mut problems = Vec::new();
     let dep = dep.trim_matches('"');
-    let layer = dep.strip_prefix("gin-").unwrap_or(dep);
-    if let (Some(me), Some(other)) = (me, LAYERS.iter().position(|&l| l == layer))
-        && other >= me
-        && layer != crate_dir
+    let workspace_crate = dep.strip_prefix("gin-").filter(|name| allowed(name).is_some());
+    if let Some(name) = workspace_crate
+        && !me.contains(&name)
     {
-        problems
-            .push(format!("crates/{crate_dir} depends on {dep}: dependencies point one way, {}", LAYERS.join(" <- ")));
+        let may = if me.is_empty() {
+            "no workspace crate".to_owned()
+        } else {
+            me.iter().map(|name| format!("gin-{name}")).collect::<Vec<_>>().join(", ")
+        };
+        problems.push(format!(
+            "{} depends on {dep}: the table of crates (xtask/src/tidy.rs `CRATES`) lets it depend on {may}",
+            folder(crate_dir)
+        ));
     }
     if from_workspace == Some(false) {
         problems.push(format!(
-            "crates/{crate_dir}: declare {dep} once in [workspace.dependencies] and write `{dep}.workspace = true`"
+            "{}: declare {dep} once in [workspace.dependencies] and write `{dep}.workspace = true`",
+            folder(crate_dir)
         ));
     }
     problems
@@ -113,6 +154,36 @@ mod tests {
         let problems = check_manifest("rules", manifest);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("crates/rules depends on gin-engine"), "{problems:?}");
+    }
+
+    #[test]
+    fn a_crate_folder_not_in_the_table_is_caught() {
+        let problems = check_manifest("arena2", "[dependencies]\ngin-cards.workspace = true\n[lints]\nworkspace = true\n");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("crates/arena2: a crate that is not in the table of crates"), "{problems:?}");
+        // And in a whole workspace: a new folder under crates/ with a manifest.
+        let root = std::env::temp_dir().join(format!("gin-tidy-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        for (name, _) in CRATES {
+            let dir = if *name == "xtask" { root.join("xtask") } else { root.join("crates").join(name) };
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join("Cargo.toml"), "[lints]\nworkspace = true\n").unwrap();
+        }
+        assert_eq!(check_workspace(&root).unwrap(), Vec::<String>::new());
+        fs::create_dir_all(root.join("crates/extra")).unwrap();
+        fs::write(root.join("crates/extra/Cargo.toml"), "[lints]\nworkspace = true\n").unwrap();
+        let problems = check_workspace(&root).unwrap();
+        fs::remove_dir_all(&root).unwrap();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("crates/extra: a crate that is not in the table"), "{problems:?}");
+    }
+
+    #[test]
+    fn a_dependency_the_table_does_not_allow_is_caught() {
+        // xtask may use every library but not the command line.
+        let problems = check_manifest("xtask", "[dependencies]\ngin-cli.workspace = true\n[lints]\nworkspace = true\n");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("xtask depends on gin-cli"), "{problems:?}");
     }
 
     #[test]
