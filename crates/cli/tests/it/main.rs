@@ -15,6 +15,7 @@ mod league;
 mod play;
 mod replay;
 mod sim;
+mod wire;
 
 /// docs/rules.md V10: the knocker's hand, deadwood 3.
 const V10_KNOCKER: &str = "AS 2S 3S 7H 7D 7C JC QC KC 3H";
