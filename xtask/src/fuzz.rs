@@ -1,9 +1,11 @@
 //! `cargo xtask fuzz`: random games under random rules, with legal and illegal moves, checked
-//! after every step; and arbitrary and mutated input thrown at the engine's and rules' parsers.
+//! after every step; and arbitrary and mutated input thrown at the parsers of the cards, the
+//! rules, the engine, the agents' registry and the protocol (a program's answers, and whole games
+//! of a host's messages served to built-in agents).
 //!
-//! The parsers of the command line (protocol messages, saves) live in the `gin` binary: their
-//! fuzz runs as its test `fuzz_parsers` (`cargo test -p gin-cli --bin gin fuzz_parsers`), with
-//! `GIN_FUZZ_INPUTS` inputs; `cargo xtask fuzz` runs it too, in release mode.
+//! The saves' parser still lives in the `gin` binary: its fuzz runs as its test `fuzz_parsers`
+//! (`cargo test -p gin-cli --bin gin fuzz_parsers`), with `GIN_FUZZ_INPUTS` inputs; `cargo xtask
+//! fuzz` runs it too, in release mode.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
@@ -12,7 +14,8 @@ use anyhow::{Result, anyhow, bail};
 use gin_ai::registry::{self, AgentParams, AgentSpec};
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
-use gin_engine::{Action, Event, Game, LogHeader, Phase, read_log, replay, write_log};
+use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, RandomAgent, agent_seed, read_log, replay, write_log};
+use gin_protocol::{Answer, HostMessage};
 use gin_rules::settings::{Kind, Settings};
 use gin_rules::{ByPlayer, Meld, Player, Preset, Ruleset, Showing};
 use serde_json::Value;
@@ -74,7 +77,7 @@ pub(crate) fn run(plan: Plan) -> Result<Tally> {
     while tally.inputs < plan.inputs {
         let (kind, input) = corpus.input(&mut rng);
         let shown = || mutations::shown(&String::from_utf8_lossy(&input));
-        match panic::catch_unwind(AssertUnwindSafe(|| parse(kind, &input))) {
+        match panic::catch_unwind(AssertUnwindSafe(|| parse(&corpus, kind, &input))) {
             Ok(Ok(())) => {}
             Ok(Err(why)) => bail!("the {kind:?} parser failed a check: {why}, on {}", shown()),
             Err(_) => bail!("the {kind:?} parser panicked on {}", shown()),
@@ -316,10 +319,14 @@ pub(crate) enum Parser {
     Action,
     AgentSpec,
     AgentParams,
+    /// A program's answer to a `decide`, checked against a position.
+    Answer,
+    /// A whole game of a host's messages, served to built-in agents.
+    HostMessages,
 }
 
 impl Parser {
-    const ALL: [Parser; 8] = [
+    const ALL: [Parser; 10] = [
         Parser::Card,
         Parser::Cards,
         Parser::Rules,
@@ -328,6 +335,8 @@ impl Parser {
         Parser::Action,
         Parser::AgentSpec,
         Parser::AgentParams,
+        Parser::Answer,
+        Parser::HostMessages,
     ];
 }
 
@@ -340,6 +349,12 @@ struct Corpus {
     actions: Vec<String>,
     specs: Vec<String>,
     params: Vec<String>,
+    answers: Vec<String>,
+    /// Whole games of a host's messages to seat two, one message a line.
+    transcripts: Vec<String>,
+    /// Games at positions where someone is to act (knocks and defenses among them), to check
+    /// answers against.
+    positions: Vec<Game>,
 }
 
 impl Corpus {
@@ -383,7 +398,28 @@ impl Corpus {
         let params = [r#"{"danger_weight": 3, "mc": {"samples": 500}}"#, r#"{"knock_max_late": 7}"#, "{}"]
             .map(str::to_owned)
             .to_vec();
-        Corpus { cards, rules, settings, logs, actions, specs, params }
+        let answers = [
+            r#"{"type":"discard","card":"AS","id":3}"#,
+            r#"{"type":"draw_stock"}"#,
+            r#"{"type":"knock","discard":"7S","melds":[["2S","2H","2D"],["5H","5D","5C"]]}"#,
+            r#"{"type":"lay_off","melds":[["7D","8D","9D"]],"laid_off":["AS","2S"]}"#,
+            r#"{"type":"big_gin","melds":[["AS","2S","3S"]]}"#,
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let mut positions = Vec::new();
+        let (mut game, _) = Game::new(&Ruleset::standard(), 5);
+        while let Some(player) = game.to_act() {
+            let legal = game.legal_actions();
+            let knock = legal.iter().copied().find(|action| matches!(action, Action::Knock { .. }));
+            positions.push(game.clone());
+            game.play(player, knock.unwrap_or(legal[legal.len() - 1])).expect("a listed action");
+            if positions.len() > 60 {
+                break;
+            }
+        }
+        let transcripts = (1..4).map(transcript).collect();
+        Corpus { cards, rules, settings, logs, actions, specs, params, answers, transcripts, positions }
     }
 
     /// One input: arbitrary bytes, or a valid input mutated (the mutations the `gin` binary's
@@ -398,9 +434,40 @@ impl Corpus {
             Parser::Action => &self.actions,
             Parser::AgentSpec => &self.specs,
             Parser::AgentParams => &self.params,
+            Parser::Answer => &self.answers,
+            Parser::HostMessages => &self.transcripts,
         };
         (parser, mutations::input(rng, pool).into_bytes())
     }
+}
+
+/// What a host sends seat two over a game between random agents, one message a line.
+fn transcript(seed: u64) -> String {
+    let rules = Ruleset::standard();
+    let (mut game, opening) = Game::new(&rules, seed);
+    let seat = Player::Two;
+    let mut lines = vec![HostMessage::start_game(seat, &rules, agent_seed(seed, seat)).to_line()];
+    let mut events: Vec<Event> = opening;
+    let mut random = RandomAgent::new(seed);
+    let mut told = 0;
+    while let Some(player) = game.to_act() {
+        for event in &events[told..] {
+            lines.push(HostMessage::Event { event: (&event.seen_by(seat)).into() }.to_line());
+        }
+        told = events.len();
+        let legal = game.legal_actions();
+        let view = game.view(player);
+        if player == seat {
+            lines.push(HostMessage::decide(lines.len() as u64, &legal, &view).to_line());
+        }
+        let action = random.choose(&view, &legal);
+        events.extend(game.play(player, action).expect("a listed action"));
+        if lines.len() > 150 {
+            break;
+        }
+    }
+    lines.push(HostMessage::Quit.to_line());
+    lines.join("\n") + "\n"
 }
 
 /// A refusal's message must be short whatever the input: `Err` saying why not.
@@ -413,7 +480,7 @@ fn short<E: std::fmt::Display>(err: &E) -> Result<(), String> {
 ///
 /// # Errors
 /// The check that failed.
-fn parse(parser: Parser, input: &[u8]) -> Result<(), String> {
+fn parse(corpus: &Corpus, parser: Parser, input: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(input);
     match parser {
         Parser::Card => match text.parse::<Card>() {
@@ -513,6 +580,57 @@ fn parse(parser: Parser, input: &[u8]) -> Result<(), String> {
             Err(err) => short(&err),
             Ok(_) => Ok(()),
         },
+        Parser::Answer => match Answer::parse(&text) {
+            Err(err) => short(&err),
+            Ok(answer) => {
+                // What was read, written back, reads the same.
+                let written = answer.to_line();
+                let again = Answer::parse(&written)?;
+                if again != answer {
+                    return Err(format!("read as {answer:?}, written as {written}, read back as {again:?}"));
+                }
+                // Checked against a position (which one follows from the input).
+                let game = &corpus.positions[input.len() % corpus.positions.len()];
+                let Some(player) = game.to_act() else { return Ok(()) };
+                match answer.showing(&game.view(player)) {
+                    Err(err) => short(&err),
+                    Ok(_) => Ok(()),
+                }
+            }
+        },
+        Parser::HostMessages => {
+            // The search, slower, on one input in four.
+            let agents: &[&str] = if input.len().is_multiple_of(4) {
+                &["simple", "expert", "mc-fast:samples=8"]
+            } else {
+                &["simple", "expert"]
+            };
+            for agent in agents {
+                let spec: AgentSpec = agent.parse().map_err(|err| format!("{err}"))?;
+                let mut new_agent = || registry::build(&spec, &AgentParams::default()).map_err(|err| err.to_string());
+                let mut answers = Vec::new();
+                match gin_protocol::serve(text.as_bytes(), &mut answers, &mut new_agent) {
+                    // A refusal names a line of the input, briefly.
+                    Err(err) => {
+                        let message = err.to_string();
+                        short(&message)?;
+                        let line: Option<usize> =
+                            message.strip_prefix("line ").and_then(|rest| rest.split(':').next()?.parse().ok());
+                        match line {
+                            Some(line) if line >= 1 && line <= text.lines().count().max(1) => {}
+                            _ => return Err(format!("a refusal that names no line of the input: {message}")),
+                        }
+                    }
+                    // Every answer is one the host reads.
+                    Ok(()) => {
+                        for line in String::from_utf8_lossy(&answers).lines() {
+                            Answer::parse(line).map_err(|err| format!("{agent} answered {line}: {err}"))?;
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
     }
 }
 

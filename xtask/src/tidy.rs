@@ -14,8 +14,9 @@ pub(crate) const CRATES: &[(&str, &[&str])] = &[
     ("rules", &["cards"]),
     ("engine", &["cards", "rules"]),
     ("ai", &["cards", "rules", "engine"]),
-    ("cli", &["cards", "rules", "engine", "ai"]),
-    ("xtask", &["cards", "rules", "engine", "ai"]),
+    ("protocol", &["cards", "rules", "engine"]),
+    ("cli", &["cards", "rules", "engine", "ai", "protocol"]),
+    ("xtask", &["cards", "rules", "engine", "ai", "protocol"]),
 ];
 
 /// The workspace crates `crate_dir` may depend on, `None` for a folder not in [`CRATES`].
@@ -158,7 +159,8 @@ mod tests {
 
     #[test]
     fn a_crate_folder_not_in_the_table_is_caught() {
-        let problems = check_manifest("arena2", "[dependencies]\ngin-cards.workspace = true\n[lints]\nworkspace = true\n");
+        let problems =
+            check_manifest("arena2", "[dependencies]\ngin-cards.workspace = true\n[lints]\nworkspace = true\n");
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("crates/arena2: a crate that is not in the table of crates"), "{problems:?}");
         // And in a whole workspace: a new folder under crates/ with a manifest.

@@ -223,23 +223,23 @@ impl Analyzer {
         let mut answered: u64 = 0;
         let mut bad: u64 = 0;
         loop {
-            let read = files::read_line(&mut input, &mut buffer, files::MAX_HAND_LINE)
+            let read = gin_protocol::line::read_line(&mut input, &mut buffer, files::MAX_HAND_LINE)
                 .context("cannot read standard input")?;
             line += 1;
             let result = match (read, std::str::from_utf8(&buffer)) {
-                (files::Line::End, _) => break,
-                (files::Line::TooLong, _) => {
-                    files::skip_line(&mut input).context("cannot read standard input")?;
+                (gin_protocol::line::Line::End, _) => break,
+                (gin_protocol::line::Line::TooLong, _) => {
+                    gin_protocol::line::skip_line(&mut input).context("cannot read standard input")?;
                     Err(format!("longer than {}: not a hand", files::size(files::MAX_HAND_LINE as u64)))
                 }
-                (files::Line::Read, Ok(text)) => {
+                (gin_protocol::line::Line::Read, Ok(text)) => {
                     let text = text.trim_start_matches('\u{feff}').trim();
                     if text.is_empty() || text.starts_with('#') {
                         continue;
                     }
                     CardSet::parse_hand(text, &HAND_SIZES).map_err(|err| err.to_string())
                 }
-                (files::Line::Read, Err(_)) => Err("not valid UTF-8 text".to_owned()),
+                (gin_protocol::line::Line::Read, Err(_)) => Err("not valid UTF-8 text".to_owned()),
             };
             match result {
                 Ok(hand) => {

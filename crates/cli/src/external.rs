@@ -27,14 +27,15 @@ use gin_ai::registry::{self, AgentSpec, SpecError};
 use gin_engine::{Action, Agent, Event, PlayerView};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
 
+use gin_protocol::{Answer, HostMessage, MAX_LINE};
+
 use crate::files;
-use crate::protocol::{self, DecideView, MAX_LINE, ToAgent, VERSION};
 use crate::render::untrusted;
 use logs::{LogDir, LogHandle};
 pub(crate) use process::KEEPER_FAILED;
 use process::{Line, Process, StderrState};
 
-/// The prefix of an agent spec that names a program.
+/// The prefix of an agent spec that names a program, which speaks the protocol's current version.
 pub(crate) const PROGRAM_PREFIX: &str = "cmd:";
 
 /// How long an agent program may take over one decision, in seconds, unless told otherwise.
@@ -56,7 +57,14 @@ pub(crate) enum AgentChoice {
     /// A built-in agent.
     Builtin(AgentSpec),
     /// A program and its arguments, split on whitespace.
-    Program(Vec<String>),
+    Program(Program),
+}
+
+/// An agent program: its command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Program {
+    /// The program and its arguments.
+    pub words: Vec<String>,
 }
 
 /// Why an agent spec names no agent.
@@ -94,7 +102,7 @@ impl FromStr for AgentChoice {
                 if words.is_empty() {
                     return Err(ChoiceError::NoProgram);
                 }
-                Ok(AgentChoice::Program(words))
+                Ok(AgentChoice::Program(Program { words }))
             }
             None => text.parse().map(AgentChoice::Builtin).map_err(ChoiceError::Spec),
         }
@@ -105,7 +113,7 @@ impl fmt::Display for AgentChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentChoice::Builtin(spec) => spec.fmt(f),
-            AgentChoice::Program(words) => write!(f, "{PROGRAM_PREFIX}{}", words.join(" ")),
+            AgentChoice::Program(Program { words }) => write!(f, "{PROGRAM_PREFIX}{}", words.join(" ")),
         }
     }
 }
@@ -180,8 +188,8 @@ pub(crate) fn build_agent(
 ) -> Result<(Box<dyn Agent + Send>, Report)> {
     match choice {
         AgentChoice::Builtin(spec) => Ok((registry::build(spec, params)?, Report::default())),
-        AgentChoice::Program(words) => {
-            let agent = ExternalAgent::start(words, host)?;
+        AgentChoice::Program(program) => {
+            let agent = ExternalAgent::start(program, host)?;
             let report = agent.report.clone();
             Ok((Box::new(agent), report))
         }
@@ -346,11 +354,12 @@ pub(crate) struct ExternalAgent {
 }
 
 impl ExternalAgent {
-    /// Starts `words[0]` with the rest as its arguments, under `host`.
+    /// Starts the program (its first word, with the rest as its arguments) under `host`.
     ///
     /// # Errors
     /// The log file cannot be created, or the program cannot be started.
-    pub(crate) fn start(words: &[String], host: &Host) -> Result<ExternalAgent> {
+    pub(crate) fn start(program: &Program, host: &Host) -> Result<ExternalAgent> {
+        let words = &program.words;
         let command_line = words.join(" ");
         let shown = untrusted(&command_line, QUOTE);
         let log = host.logs.create().context("cannot create a log file for the agent program")?;
@@ -382,7 +391,7 @@ impl ExternalAgent {
     }
 
     /// Queues one message.
-    fn queue(&mut self, message: &ToAgent<'_>) {
+    fn queue(&mut self, message: &HostMessage) {
         if self.report.fault() {
             return;
         }
@@ -445,11 +454,11 @@ impl ExternalAgent {
                 self.fail(fault);
                 None
             }
-            Some(Line::Text(text)) => match protocol::parse_answer(text.trim()) {
+            Some(Line::Text(text)) => match Answer::parse(text.trim()) {
                 Ok(answer)
-                    if answer.id.is_some_and(|id| id != self.decisions) || (self.echoes && answer.id.is_none()) =>
+                    if answer.id().is_some_and(|id| id != self.decisions) || (self.echoes && answer.id().is_none()) =>
                 {
-                    let which = answer.id.map_or_else(|| "no decision".to_owned(), |id| format!("decision {id}"));
+                    let which = answer.id().map_or_else(|| "no decision".to_owned(), |id| format!("decision {id}"));
                     self.fail(format!(
                         "sent {} out of turn: it answers {which}, and decision {} was asked",
                         quote(&text),
@@ -459,9 +468,9 @@ impl ExternalAgent {
                 }
                 Ok(answer) => match answer.showing(view) {
                     Ok(showing) => {
-                        self.echoes |= answer.id.is_some();
+                        self.echoes |= answer.id().is_some();
                         self.report.lock().last_reply = Some(quote(&text));
-                        Some((answer.action, showing))
+                        Some((answer.action(), showing))
                     }
                     Err(err) => {
                         self.fail(format!(
@@ -527,7 +536,7 @@ impl Agent for ExternalAgent {
     fn start_game(&mut self, seat: Player, rules: &Ruleset, seed: u64) {
         self.seat = seat;
         self.points = ByPlayer::default();
-        self.queue(&ToAgent::StartGame { version: VERSION, seat, rules, seed });
+        self.queue(&HostMessage::start_game(seat, rules, seed));
     }
 
     fn observe(&mut self, event: &Event) {
@@ -536,19 +545,19 @@ impl Agent for ExternalAgent {
                 let hand = hands[self.seat].unwrap_or_default();
                 let (number, dealer, upcard, knock_limit, points) =
                     (*number, *dealer, *upcard, *knock_limit, self.points);
-                self.queue(&ToAgent::StartHand { number, dealer, upcard, knock_limit, hand, points });
+                self.queue(&HostMessage::StartHand { number, dealer, upcard, knock_limit, hand, points });
             }
             Event::HandEnded { points, .. } => self.points = *points,
             _ => {}
         }
-        self.queue(&ToAgent::Event { event });
+        self.queue(&HostMessage::Event { event: event.into() });
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         self.showing = None;
         if !self.report.fault() {
             self.decisions += 1;
-            self.queue(&ToAgent::Decide { id: self.decisions, legal, view: DecideView::of(view) });
+            self.queue(&HostMessage::decide(self.decisions, legal, view));
             if let Some((action, showing)) = self.answer(view) {
                 self.showing = showing;
                 return action;
@@ -564,7 +573,7 @@ impl Agent for ExternalAgent {
     }
 
     fn end_game(&mut self, result: &GameResult) {
-        self.queue(&ToAgent::EndGame { result });
+        self.queue(&HostMessage::EndGame { result: *result });
         self.send();
     }
 }
@@ -572,7 +581,7 @@ impl Agent for ExternalAgent {
 impl Drop for ExternalAgent {
     fn drop(&mut self) {
         if !self.report.fault() {
-            self.queue(&ToAgent::Quit);
+            self.queue(&HostMessage::Quit);
             self.send();
             // Its input closes once everything queued is written; it has a moment to exit.
             self.process.close_input();
@@ -599,7 +608,8 @@ mod tests {
     #[test]
     fn specs_name_a_builtin_agent_or_a_program() {
         let program: AgentChoice = "cmd:python3  agent.py --fast".parse().unwrap();
-        assert_eq!(program, AgentChoice::Program(vec!["python3".into(), "agent.py".into(), "--fast".into()]));
+        let words = vec!["python3".to_owned(), "agent.py".to_owned(), "--fast".to_owned()];
+        assert_eq!(program, AgentChoice::Program(Program { words }));
         assert_eq!(program.to_string(), "cmd:python3 agent.py --fast");
         let builtin: AgentChoice = "expert:knock_bias=2".parse().unwrap();
         assert!(builtin.is_expert());

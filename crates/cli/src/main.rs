@@ -23,7 +23,6 @@ mod keeper;
 mod league;
 mod man;
 mod play;
-mod protocol;
 mod render;
 mod replay;
 mod rules_arg;

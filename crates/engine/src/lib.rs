@@ -41,4 +41,4 @@ pub use log::{LOG_VERSION, LogHeader, ReplayError, read_log, recorded_action, re
 pub use runner::{
     GameOutcome, GameRecord, MAX_HANDS, RunOptions, agent_seed, game_seed, play_game, play_game_observed, play_match,
 };
-pub use view::PlayerView;
+pub use view::{PlayerView, ViewError};

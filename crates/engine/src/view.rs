@@ -3,7 +3,24 @@
 use gin_cards::{Card, CardSet, random};
 use gin_rules::{GameScore, Player, Ruleset, Showing};
 
-use crate::{Action, Game, Knock, Phase};
+use crate::{Action, Deal, Game, Knock, Phase, SetupError};
+
+/// Why a view read from outside is not one a game could show ([`PlayerView::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ViewError {
+    /// The view's player is not the one to act.
+    #[error("the view says it is not the agent's turn")]
+    NotMyTurn,
+    /// The opponent holds fewer cards than the view says are known to be in its hand.
+    #[error("the opponent holds fewer cards than are known to be in its hand")]
+    OpponentCards,
+    /// The cards do not add up to a deal.
+    #[error("the view does not add up: {0}")]
+    Deal(SetupError),
+    /// The legal actions given are not those of the position.
+    #[error("the legal actions are not those of the view")]
+    Legal,
+}
 
 /// What one player may know of a game at this moment: its own hand, the discard pile, the
 /// stock's size, the cards known to be in the opponent's hand, the knock being answered, the
@@ -107,6 +124,36 @@ impl<'a> PlayerView<'a> {
     /// Whether it is this player's turn.
     pub fn is_my_turn(&self) -> bool {
         self.to_act == Some(self.seat)
+    }
+
+    /// Checks that this view, with `legal` its legal actions, is one a game could show: it is the
+    /// player's turn, the view adds up to a deal the referee accepts (the cards the player cannot
+    /// see filled in: the opponent's hidden cards and the stock), and `legal` is exactly that
+    /// deal's list of legal actions (in any order). A view read from outside (a message of the
+    /// external-agent protocol) is checked so before an agent trusts it.
+    ///
+    /// # Errors
+    /// [`ViewError`] says which of these fails.
+    pub fn check(&self, legal: &[Action]) -> Result<(), ViewError> {
+        if !self.is_my_turn() {
+            return Err(ViewError::NotMyTurn);
+        }
+        let pile: CardSet = self.discard_pile.iter().copied().collect();
+        // A knock being answered shows the knocker's whole hand.
+        let shown =
+            self.knock.filter(|knock| knock.player != self.seat).map_or(CardSet::EMPTY, |knock| knock.shown.hand());
+        let public = self.opponent_known | shown;
+        let unseen = CardSet::FULL - self.hand - pile - public;
+        let missing = self.opponent_cards.checked_sub(public.len()).ok_or(ViewError::OpponentCards)?;
+        let mut rest = unseen.iter();
+        let opponent = public | rest.by_ref().take(missing).collect::<CardSet>();
+        let stock: Vec<Card> = rest.collect();
+        let deal = Deal::from_view(self, opponent, &stock, 0).map_err(ViewError::Deal)?;
+        let listed = deal.legal_actions(self.rules);
+        if legal.len() != listed.len() || legal.iter().any(|action| !listed.contains(action)) {
+            return Err(ViewError::Legal);
+        }
+        Ok(())
     }
 
     /// What the referee shows for this player when it plays `action` (a knock, big gin or a

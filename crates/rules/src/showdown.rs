@@ -103,6 +103,29 @@ impl Showing {
         Ok(shown)
     }
 
+    /// A showing as written down, each part named (how a log or a message carries one), checked:
+    /// the parts are disjoint and `deadwood` is the value of `unmelded`.
+    ///
+    /// # Errors
+    /// [`ShowingError`] for more than three melds, a card in two parts, or a wrong deadwood.
+    pub fn from_parts(
+        melds: &[Meld],
+        laid_off: CardSet,
+        unmelded: CardSet,
+        deadwood: u32,
+    ) -> Result<Showing, ShowingError> {
+        let hand = melds.iter().fold(laid_off | unmelded, |all, meld| all | meld.cards());
+        let shown = Showing::new(hand, melds, laid_off)?;
+        if shown.unmelded != unmelded {
+            let twice = unmelded & (shown.melded() | shown.laid_off);
+            return Err(ShowingError::Twice { cards: twice });
+        }
+        if shown.deadwood() != deadwood {
+            return Err(ShowingError::Deadwood { expected: shown.deadwood(), found: deadwood });
+        }
+        Ok(shown)
+    }
+
     /// The showing of an arrangement with nothing laid off, or `None` for an arrangement of more
     /// than three melds (of more cards than a hand holds).
     pub fn of_arrangement(arrangement: &Arrangement) -> Option<Showing> {
@@ -196,19 +219,7 @@ impl<'de> serde::Deserialize<'de> for Showing {
             deadwood: u32,
         }
         let raw = Raw::deserialize(deserializer)?;
-        let hand = raw.melds.iter().fold(raw.laid_off | raw.unmelded, |all, meld| all | meld.cards());
-        let shown = Showing::new(hand, &raw.melds, raw.laid_off).map_err(serde::de::Error::custom)?;
-        if shown.unmelded != raw.unmelded {
-            let twice = raw.unmelded & (shown.melded() | shown.laid_off);
-            return Err(serde::de::Error::custom(ShowingError::Twice { cards: twice }));
-        }
-        if shown.deadwood() != raw.deadwood {
-            return Err(serde::de::Error::custom(ShowingError::Deadwood {
-                expected: shown.deadwood(),
-                found: raw.deadwood,
-            }));
-        }
-        Ok(shown)
+        Showing::from_parts(&raw.melds, raw.laid_off, raw.unmelded, raw.deadwood).map_err(serde::de::Error::custom)
     }
 }
 

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow};
 
 use super::logs::Log;
-use crate::protocol::MAX_LINE;
+use gin_protocol::MAX_LINE;
 
 /// The longest a pipe thread waits before it looks whether it should stop.
 const POLL: Duration = Duration::from_millis(50);

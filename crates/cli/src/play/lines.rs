@@ -61,12 +61,14 @@ impl<R: BufRead> Lines<R> {
                 // A command is a few characters: a longer line is cut (and the rest dropped), so
                 // that no input grows the memory.
                 let mut bytes = Vec::new();
-                match crate::files::read_line(input, &mut bytes, MAX_COMMAND).context("cannot read standard input")? {
-                    crate::files::Line::End => return Ok(None),
-                    crate::files::Line::TooLong => {
-                        crate::files::skip_line(input).context("cannot read standard input")?;
+                match gin_protocol::line::read_line(input, &mut bytes, MAX_COMMAND)
+                    .context("cannot read standard input")?
+                {
+                    gin_protocol::line::Line::End => return Ok(None),
+                    gin_protocol::line::Line::TooLong => {
+                        gin_protocol::line::skip_line(input).context("cannot read standard input")?;
                     }
-                    crate::files::Line::Read => {}
+                    gin_protocol::line::Line::Read => {}
                 }
                 let line = String::from_utf8_lossy(&bytes).into_owned();
                 // Echo piped input, so that a transcript reads like a session: never raw.

@@ -326,11 +326,11 @@ impl Sandbox {
                 (_, "FILE") => self.save.display().to_string(),
                 (_, arg) if arg.ends_with(".gin") => self.save.display().to_string(),
                 (_, arg) if is_placeholder(arg) => return None,
-                // docs/examples/random_agent.py, named from the source tree.
+                // docs/examples/random_agent.py and fixtures/..., named from the source tree.
                 (_, arg) => arg
                     .split(' ')
-                    .map(|word| match word.strip_prefix("docs/") {
-                        Some(rest) => workspace().join("docs").join(rest).display().to_string(),
+                    .map(|word| match ["docs/", "fixtures/"].iter().find(|folder| word.starts_with(**folder)) {
+                        Some(_) => workspace().join(word).display().to_string(),
                         None => word.to_owned(),
                     })
                     .collect::<Vec<_>>()

@@ -26,13 +26,15 @@ fn fixture(version: u32) -> PathBuf {
 /// Plays the fixture's pair through a relay and returns what the host wrote and what the
 /// program answered.
 fn record(name: &str) -> (String, String) {
+    let prefix = "cmd:";
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("wire-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let relay = dir.join("relay.sh");
     std::fs::write(&relay, "#!/bin/sh\nd=$1; shift\ntee -a \"$d/host.jsonl\" | \"$@\" | tee -a \"$d/answers.jsonl\"\n")
         .unwrap();
-    let program = format!("cmd:sh {} {} {} bot --agent expert", relay.display(), dir.display(), env!("CARGO_BIN_EXE_gin"));
+    let program =
+        format!("{prefix}sh {} {} {} bot --agent expert", relay.display(), dir.display(), env!("CARGO_BIN_EXE_gin"));
     let rules = fixture(2).join("rules.json");
     let run = gin(
         &[
@@ -176,5 +178,40 @@ fn the_documented_exchange_is_the_fixture_with_cuts() {
             lines.any(|recorded| fits(text, recorded)),
             "docs/protocol.md's example line is not in fixtures/protocol/v2 (in order, with its cuts): {line}"
         );
+    }
+}
+
+#[test]
+fn gin_bot_answers_the_fixture_as_it_did_and_ignores_fields_it_does_not_know() {
+    let dir = fixture(2);
+    let host = std::fs::read_to_string(dir.join("host.jsonl")).unwrap();
+    let answers = std::fs::read_to_string(dir.join("answers.jsonl")).unwrap();
+    let run = gin(&["bot", "--agent", "expert"], &host);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout == answers, "gin bot's answers to fixtures/protocol/v2/host.jsonl are not answers.jsonl");
+    // A newer host adds fields anywhere: gin bot reads past them and plays the same.
+    let added: String = host
+        .lines()
+        .map(|line| {
+            let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+            add_unknown_fields(&mut value);
+            value.to_string() + "\n"
+        })
+        .collect();
+    assert!(added.contains(r#""shown":{"added_later""#) || added.contains(r#""added_later""#));
+    let run = gin(&["bot", "--agent", "expert"], &added);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout == answers, "unknown fields changed gin bot's answers");
+}
+
+/// Adds a field no reader knows to every object of `value`, at every depth.
+fn add_unknown_fields(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(fields) => {
+            fields.values_mut().for_each(add_unknown_fields);
+            fields.insert("added_later".to_owned(), serde_json::json!({"x": [1, null]}));
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(add_unknown_fields),
+        _ => {}
     }
 }
