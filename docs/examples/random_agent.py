@@ -21,15 +21,19 @@ def main():
         message = json.loads(line)
         kind = message["type"]
         if kind == "start_game":
-            if message["version"] != 1:
+            # Version 2 is the current one; this program reads version 1 as well (it uses
+            # nothing that changed), so it runs under `cmd:` and `cmd-v1:` alike.
+            if message["version"] not in (1, 2):
                 sys.exit(f"protocol version {message['version']} is not supported")
             rng = random.Random(message["seed"])
         elif kind == "decide":
             legal = message["legal"]
             knocks = [action for action in legal if action["type"] in ("knock", "big_gin")]
             action = rng.choice(knocks) if knocks else rng.choice(legal)
-            # Echoing the decision's id lets the host tell this answer from a stray line.
-            action["id"] = message["id"]
+            # Echoing the decision's id lets the host tell this answer from a stray line
+            # (a version-1 host numbers no decision).
+            if "id" in message:
+                action["id"] = message["id"]
             # One line per decision, flushed at once: the host is waiting for it.
             print(json.dumps(action), flush=True)
         elif kind == "quit":

@@ -27,7 +27,7 @@ use gin_ai::registry::{self, AgentSpec, SpecError};
 use gin_engine::{Action, Agent, Event, PlayerView};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
 
-use gin_protocol::{Answer, HostMessage, MAX_LINE};
+use gin_protocol::{Answer, HostMessage, MAX_LINE, v1};
 
 use crate::files;
 use crate::render::untrusted;
@@ -37,6 +37,9 @@ use process::{Line, Process, StderrState};
 
 /// The prefix of an agent spec that names a program, which speaks the protocol's current version.
 pub(crate) const PROGRAM_PREFIX: &str = "cmd:";
+
+/// The prefix of an agent spec that names a program written to the protocol's first version.
+pub(crate) const V1_PROGRAM_PREFIX: &str = "cmd-v1:";
 
 /// How long an agent program may take over one decision, in seconds, unless told otherwise.
 pub(crate) const DEFAULT_TIMEOUT: &str = "10";
@@ -60,11 +63,13 @@ pub(crate) enum AgentChoice {
     Program(Program),
 }
 
-/// An agent program: its command line.
+/// An agent program: its command line, and the version of the protocol it speaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Program {
     /// The program and its arguments.
     pub words: Vec<String>,
+    /// [`gin_protocol::VERSION`], or 1 for a program started as `cmd-v1:`.
+    pub version: u32,
 }
 
 /// Why an agent spec names no agent.
@@ -87,22 +92,29 @@ impl fmt::Display for ChoiceError {
 
 impl std::error::Error for ChoiceError {}
 
-/// Whether `text` names a program (`cmd:...`), as [`AgentChoice::from_str`] reads it.
+/// Whether `text` names a program (`cmd:...` or `cmd-v1:...`), as [`AgentChoice::from_str`] reads it.
 pub(crate) fn names_program(text: &str) -> bool {
-    text.trim_start().starts_with(PROGRAM_PREFIX)
+    let text = text.trim_start();
+    text.starts_with(PROGRAM_PREFIX) || text.starts_with(V1_PROGRAM_PREFIX)
 }
 
 impl FromStr for AgentChoice {
     type Err = ChoiceError;
 
     fn from_str(text: &str) -> Result<AgentChoice, ChoiceError> {
-        match text.trim_start().strip_prefix(PROGRAM_PREFIX) {
-            Some(command) => {
+        let text = text.trim_start();
+        let program = match (text.strip_prefix(PROGRAM_PREFIX), text.strip_prefix(V1_PROGRAM_PREFIX)) {
+            (Some(command), _) => Some((command, gin_protocol::VERSION)),
+            (None, Some(command)) => Some((command, v1::VERSION)),
+            (None, None) => None,
+        };
+        match program {
+            Some((command, version)) => {
                 let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
                 if words.is_empty() {
                     return Err(ChoiceError::NoProgram);
                 }
-                Ok(AgentChoice::Program(Program { words }))
+                Ok(AgentChoice::Program(Program { words, version }))
             }
             None => text.parse().map(AgentChoice::Builtin).map_err(ChoiceError::Spec),
         }
@@ -113,7 +125,10 @@ impl fmt::Display for AgentChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentChoice::Builtin(spec) => spec.fmt(f),
-            AgentChoice::Program(Program { words }) => write!(f, "{PROGRAM_PREFIX}{}", words.join(" ")),
+            AgentChoice::Program(Program { words, version }) => {
+                let prefix = if *version == v1::VERSION { V1_PROGRAM_PREFIX } else { PROGRAM_PREFIX };
+                write!(f, "{prefix}{}", words.join(" "))
+            }
         }
     }
 }
@@ -349,6 +364,8 @@ pub(crate) struct ExternalAgent {
     showing: Option<Showing>,
     /// The number of the last `decide` sent.
     decisions: u64,
+    /// The protocol's version the program speaks.
+    version: u32,
     /// Whether the program has echoed a decision's `id`: from then on every answer must.
     echoes: bool,
 }
@@ -386,18 +403,26 @@ impl ExternalAgent {
             pending: Vec::new(),
             showing: None,
             decisions: 0,
+            version: program.version,
             echoes: false,
         })
     }
 
-    /// Queues one message.
+    /// Queues one message, in the version of the protocol the program speaks.
     fn queue(&mut self, message: &HostMessage) {
         if self.report.fault() {
             return;
         }
         // Serializing these types to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut self.pending, message);
-        self.pending.push(b'\n');
+        if self.version == v1::VERSION {
+            for old in v1::downgrade(message) {
+                let _ = serde_json::to_writer(&mut self.pending, &old);
+                self.pending.push(b'\n');
+            }
+        } else {
+            let _ = serde_json::to_writer(&mut self.pending, message);
+            self.pending.push(b'\n');
+        }
     }
 
     /// Hands the queued messages to the writer thread.
@@ -609,8 +634,13 @@ mod tests {
     fn specs_name_a_builtin_agent_or_a_program() {
         let program: AgentChoice = "cmd:python3  agent.py --fast".parse().unwrap();
         let words = vec!["python3".to_owned(), "agent.py".to_owned(), "--fast".to_owned()];
-        assert_eq!(program, AgentChoice::Program(Program { words }));
+        assert_eq!(program, AgentChoice::Program(Program { words: words.clone(), version: gin_protocol::VERSION }));
         assert_eq!(program.to_string(), "cmd:python3 agent.py --fast");
+        let old: AgentChoice = " cmd-v1:python3 agent.py --fast".parse().unwrap();
+        assert_eq!(old, AgentChoice::Program(Program { words, version: 1 }));
+        assert_eq!(old.to_string(), "cmd-v1:python3 agent.py --fast");
+        assert!(names_program(" cmd-v1:x") && names_program("cmd:x") && !names_program("cmdv1:x"));
+        assert!("cmd-v1:".parse::<AgentChoice>().unwrap_err().to_string().contains("no program given"));
         let builtin: AgentChoice = "expert:knock_bias=2".parse().unwrap();
         assert!(builtin.is_expert());
         assert_eq!(builtin.to_string(), "expert:knock_bias=2");

@@ -36,7 +36,8 @@ apply on top. `gin settings` lists every setting with its range, default and mea
 
 `cmd:PROGRAM ARGS...` is a program that plays over the external-agent protocol \
 (docs/protocol.md), started once per thread and side and again after a forfeit. The rest of the spec is split on \
-whitespace, with no quoting: a path or an argument with spaces needs a wrapper script. A \
+whitespace, with no quoting: a path or an argument with spaces needs a wrapper script; \
+`cmd-v1:PROGRAM ARGS...` is one written to the protocol's first version. A \
 program that crashes, takes longer than --agent-timeout over a decision, or answers something \
 other than a legal action forfeits that game (a note on standard error names the program, the \
 reason, and the log file that holds its standard error); the other games go on, until one agent \

@@ -8,6 +8,8 @@
 //!   they do not know is ignored at every depth, so a newer host does not break an older reader.
 //! - [`Answer`] is what a program answers to a `decide`: read strictly (each action with exactly
 //!   its own fields), checked against the position by [`Answer::showing`].
+//! - [`v1`] keeps the first version served both ways: [`v1::downgrade`] for a host talking to an
+//!   old program, [`v1::Upgrade`] for a program reading an old host.
 //! - [`serve`] runs any [`gin_engine::Agent`] as a program (what `gin bot` does).
 //! - [`mod@line`] reads lines of bounded length.
 //!
@@ -33,6 +35,7 @@
 mod answer;
 pub mod line;
 mod serve;
+pub mod v1;
 mod wire;
 
 pub use answer::Answer;
@@ -41,9 +44,13 @@ pub use wire::{
     HostMessage, WireAction, WireEvent, WireKnock, WireRules, WireScore, WireShowdown, WireShowing, WireView,
 };
 
-/// The protocol's version: what a host sends in `start_game`, and what a program built on
+/// The protocol's version: what a host sends in `start_game`, and the newest a program built on
 /// [`serve`] reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// The oldest version still served: a host speaks it to a program started as `cmd-v1:`, and
+/// [`serve`] reads it from a host.
+pub const OLDEST_VERSION: u32 = v1::VERSION;
 
 /// The longest line either side may send, its line break included: 1 MiB.
 pub const MAX_LINE: usize = 1 << 20;

@@ -8,7 +8,7 @@ use gin_rules::settings::PARSER_CHARS;
 
 use crate::line::{self, Line};
 use crate::wire::HostMessage;
-use crate::{Answer, MAX_LINE, VERSION};
+use crate::{Answer, MAX_LINE, OLDEST_VERSION, VERSION, v1};
 
 /// Why [`serve`] stopped before the host was done.
 #[derive(Debug, thiserror::Error)]
@@ -31,7 +31,8 @@ pub enum ServeError {
 
 /// Plays `new_agent`'s agents over the protocol: reads the host's messages from `input`, one a
 /// line, and answers each `decide` on `output` with one line (flushed). A new agent is built for
-/// every `start_game`. Stops at `quit` or at the end of the input.
+/// every `start_game`, in whichever version of the protocol that message names (1 or 2). Stops at
+/// `quit` or at the end of the input.
 ///
 /// What it checks of the host (docs/protocol.md says the same): every line is at most
 /// [`MAX_LINE`] bytes of UTF-8 and one message; a `decide` comes after a `start_game`; its view
@@ -51,6 +52,8 @@ pub fn serve(
     let mut agent: Option<Box<dyn Agent + Send>> = None;
     // What a decision's view leaves out: the game's rules.
     let mut rules = Ruleset::default();
+    // Set once a `start_game` says version 1.
+    let mut first_version: Option<v1::Upgrade> = None;
     let mut input = input;
     let mut buffer = Vec::new();
     for number in 1u64.. {
@@ -70,14 +73,31 @@ pub fn serve(
         let not_a_message = |err: serde_json::Error| {
             refuse(format!("not a host message: {}", gin_cards::excerpt(&err.to_string(), PARSER_CHARS)))
         };
-        let message: HostMessage = serde_json::from_str(text).map_err(not_a_message)?;
+        let message = match &mut first_version {
+            Some(upgrade) => {
+                let old: v1::HostMessage = serde_json::from_str(text).map_err(not_a_message)?;
+                // A `start_game` of another version is read afresh.
+                if let v1::HostMessage::StartGame { version, .. } = &old
+                    && *version != v1::VERSION
+                {
+                    serde_json::from_str(text).map_err(not_a_message)?
+                } else {
+                    match upgrade.upgrade(old).map_err(refuse)? {
+                        Some(message) => message,
+                        None => continue,
+                    }
+                }
+            }
+            None => serde_json::from_str(text).map_err(not_a_message)?,
+        };
         match message {
             HostMessage::StartGame { version, seat, rules: game_rules, seed } => {
-                if version != VERSION {
+                if !(OLDEST_VERSION..=VERSION).contains(&version) {
                     return Err(refuse(format!(
-                        "protocol version {version} is not supported: this side speaks {VERSION}"
+                        "protocol version {version} is not supported: this side speaks versions {OLDEST_VERSION} to {VERSION}"
                     )));
                 }
+                first_version = (version == v1::VERSION).then(|| v1::Upgrade::new(game_rules.0.clone()));
                 let mut fresh = new_agent().map_err(|why| refuse(format!("cannot build the agent: {why}")))?;
                 fresh.start_game(seat, &game_rules.0, seed);
                 rules = game_rules.0;

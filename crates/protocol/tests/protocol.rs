@@ -1,10 +1,10 @@
 //! The protocol's types and serving loop: what a host writes reads back, answers are read
 //! strictly and show what they name, every field a reader does not know is ignored, and the
-//! serving loop refuses a host that breaks the protocol.
+//! first version reads as the current one.
 
 use gin_cards::CardSet;
 use gin_engine::{Action, Agent, Event, Game, HandSetup, RandomAgent, agent_seed};
-use gin_protocol::{Answer, HostMessage, VERSION, WireEvent, serve};
+use gin_protocol::{Answer, HostMessage, VERSION, WireEvent, serve, v1};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
 fn cards(text: &str) -> CardSet {
@@ -266,6 +266,75 @@ fn fields_a_reader_does_not_know_are_ignored_at_every_depth() {
 }
 
 #[test]
+fn the_first_version_reads_as_the_current_one() {
+    let mut defenses = 0;
+    for seed in 1..6 {
+        let messages = host_messages(seed);
+        defenses += messages
+            .iter()
+            .filter(|m| matches!(m, HostMessage::Decide { view, .. } if view.knock.is_some() && view.draws > 0))
+            .count();
+        let mut upgrade = v1::Upgrade::default();
+        let mut read = Vec::new();
+        for message in &messages {
+            for old in v1::downgrade(message) {
+                let line = serde_json::to_string(&old).unwrap();
+                let old: v1::HostMessage = serde_json::from_str(&line).unwrap();
+                read.extend(upgrade.upgrade(old).unwrap_or_else(|err| panic!("{line}: {err}")));
+            }
+        }
+        // What version 1 drops is worked out again: everything but the decisions' numbers and
+        // the version `start_game` names.
+        let expected: Vec<HostMessage> = messages
+            .iter()
+            .map(|message| match message.clone() {
+                HostMessage::StartGame { seat, rules, seed, .. } => {
+                    HostMessage::StartGame { version: v1::VERSION, seat, rules, seed }
+                }
+                HostMessage::Decide { legal, view, .. } => HostMessage::Decide { id: None, legal, view },
+                other => other,
+            })
+            .collect();
+        assert_eq!(read.len(), expected.len());
+        for (got, want) in read.iter().zip(&expected) {
+            assert_eq!(got, want);
+        }
+    }
+    // Views with a knock to answer, passes and draws to count were among them.
+    assert!(defenses > 3, "{defenses}");
+}
+
+#[test]
+fn a_version_one_host_is_served_and_answered_as_the_current_one() {
+    let messages = host_messages(7);
+    let current = served(&lines_of(&messages)).unwrap();
+    let old: String = messages
+        .iter()
+        .flat_map(v1::downgrade)
+        .map(|message| serde_json::to_string(&message).unwrap() + "\n")
+        .collect();
+    assert!(old.starts_with(r#"{"type":"start_game","version":1,"#), "{old}");
+    assert!(old.contains(r#""event":"laid_off""#) && !old.contains(r#""id":"#));
+    let answers = served(&old).unwrap();
+    // The same answers, without the numbers version 1 does not have.
+    let unnumbered: String = current
+        .lines()
+        .map(|line| {
+            let answer = Answer::parse(line).unwrap();
+            Answer::new(None, answer.action(), None).to_line()
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let plain: String = answers
+        .lines()
+        .map(|line| Answer::new(None, Answer::parse(line).unwrap().action(), None).to_line())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(plain, unnumbered);
+    assert!(!answers.contains(r#""id""#));
+}
+
+#[test]
 fn a_host_that_breaks_the_protocol_is_refused_with_its_line() {
     let messages = host_messages(2);
     let text = lines_of(&messages);
@@ -283,8 +352,11 @@ fn a_host_that_breaks_the_protocol_is_refused_with_its_line() {
             .starts_with("line 2: a decision no game asks: the view does not add up")
     );
     assert_eq!(refusal(&format!("\n{decide}\n")), "line 2: a decision before start_game");
-    let future = start.replacen(r#""version":1"#, r#""version":3"#, 1);
-    assert_eq!(refusal(&format!("{future}\n")), "line 1: protocol version 3 is not supported: this side speaks 1");
+    let future = start.replacen(r#""version":2"#, r#""version":3"#, 1);
+    assert_eq!(
+        refusal(&format!("{future}\n")),
+        "line 1: protocol version 3 is not supported: this side speaks versions 1 to 2"
+    );
     assert!(refusal("{\"type\":\"hello\"}\n").starts_with("line 1: not a host message: unknown variant `hello`"));
     assert_eq!(refusal("\u{ff}\n"), "line 1: not a host message: expected value at line 1 column 1");
     let long = format!("{start}\n{}\n", " ".repeat(gin_protocol::MAX_LINE));
