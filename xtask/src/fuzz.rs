@@ -460,7 +460,7 @@ fn transcript(seed: u64) -> String {
         if player == seat {
             lines.push(HostMessage::decide(lines.len() as u64, &legal, &view).to_line());
         }
-        let action = random.choose(&view, &legal);
+        let action = random.choose(&view, &legal).action().expect("random never resigns");
         events.extend(game.play(player, action).expect("a listed action"));
         if lines.len() > 150 {
             break;

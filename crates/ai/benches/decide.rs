@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gin_ai::{ExpertAgent, SimpleAgent};
-use gin_engine::{Agent, Game, LegalActions, Phase, agent_seed};
+use gin_engine::{Agent, Decision, Game, LegalActions, Phase, agent_seed};
 use gin_rules::{Player, Ruleset};
 
 /// A game at one of the expert's decisions, with the expert as it was then.
@@ -45,6 +45,8 @@ fn positions() -> (Vec<Position>, Vec<Position>) {
             } else {
                 simple.choose(&game.view(player), &legal)
             };
+            // The referee shows the cards, as this benchmark always let it.
+            let Decision::Play { action, .. } = action else { unreachable!("built-in agents never resign") };
             let events = game.play(player, action).expect("agents play legal actions");
             for event in &events {
                 expert.observe(&event.seen_by(Player::One));

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use gin_ai::registry::{self, AgentParams};
-use gin_engine::{Action, Agent, Game, Phase, agent_seed};
+use gin_engine::{Action, Agent, Decision, Game, Phase, agent_seed};
 use gin_rules::{Player, Ruleset};
 
 /// The decision times of one agent over a few games: all of them, the discards, and the
@@ -37,7 +37,7 @@ fn time(spec: &str, games: u64) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>)
                 break;
             }
             let legal = game.legal_actions();
-            let action = if player == Player::One {
+            let decision = if player == Player::One {
                 let discarding = game.deal().phase() == Phase::Discard;
                 let knockable = discarding && legal.iter().any(|action| matches!(action, Action::Knock { .. }));
                 let started = Instant::now();
@@ -54,9 +54,7 @@ fn time(spec: &str, games: u64) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>)
             } else {
                 simple.choose(&game.view(player), &legal)
             };
-            // The cards shown, as the runner asks for them (untimed).
-            let seated = if player == Player::One { &mut agent } else { &mut simple };
-            let showing = if action.shows_cards() { seated.show(&game.view(player), action) } else { None };
+            let Decision::Play { action, showing } = decision else { unreachable!("built-in agents never resign") };
             let events = game.play_with(player, action, showing.as_ref()).expect("agents play legal actions");
             deliver(&mut agent, &mut simple, &events);
         }

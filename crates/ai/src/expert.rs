@@ -18,10 +18,11 @@
 
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet, Rank};
-use gin_engine::{Action, Agent, Event, Phase, PlayerView};
+use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
 use gin_rules::{Player, Ruleset, Showing, Solver, field_setting};
 
+use crate::Picks;
 use crate::{Advisor, Hint, Reason, Tracker};
 
 /// Every weight of the expert agent, listed with its range and meaning in [`Settings::table`]: a
@@ -512,11 +513,19 @@ impl Agent for ExpertAgent {
         self.tracker.observe(event);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        crate::decide(self, view, legal)
+    }
+}
+impl Picks for ExpertAgent {
+    /// The action this agent plays from `view`, one of `legal`.
+    fn pick(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         self.decide(view, legal, &mut None)
     }
 
-    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
+    /// The cards it lays down with `action`, a knock, big gin or a defense it just chose (`None`: the
+    /// referee's choice).
+    fn shown(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
         match action {
             Action::Knock { discard } => self.knock_showing(view, discard),
             _ => None,
@@ -599,7 +608,7 @@ mod tests {
                     assert!(!deep_aheads.is_empty() && deep_aheads.iter().all(|&a| a), "seed {seed}");
                     assert!(shallow_aheads.iter().all(|&a| !a), "seed {seed}");
                 }
-                shallow.choose(view, legal)
+                shallow.pick(view, legal)
             });
         }
         assert!(compared >= 10, "only {compared} discards compared");

@@ -2,9 +2,10 @@
 
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
-use gin_engine::{Action, Agent, Event, Phase, PlayerView};
+use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::{Player, Ruleset};
 
+use crate::Picks;
 use crate::Tracker;
 
 /// Penalty on discarding a bridge: a card with one or two cards of its suit within two ranks.
@@ -135,7 +136,13 @@ impl Agent for GreedyAgent {
         self.tracker.observe(event);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        crate::decide(self, view, legal)
+    }
+}
+impl Picks for GreedyAgent {
+    /// The action this agent plays from `view`, one of `legal`.
+    fn pick(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         self.rng = random::seeded_rng(view.decision_seed(self.seed));
         let action = match view.phase {
             Phase::UpcardOffer if GreedyAgent::improves(view) => Some(Action::TakeUpcard),

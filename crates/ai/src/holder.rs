@@ -20,10 +20,11 @@
 //! Every number is in [`HolderParams`], which an agent spec (`holder:knock_margin=2`) overrides.
 
 use gin_cards::{Card, CardSet, Rank};
-use gin_engine::{Action, Agent, Event, Phase, PlayerView};
+use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
 use gin_rules::{Arrangement, KnockKind, Player, Ruleset, Showing, Solver, field_setting};
 
+use crate::Picks;
 use crate::Tracker;
 
 /// Every number of the low holder, listed with its range and meaning in [`Settings::table`]; an
@@ -459,7 +460,13 @@ impl Agent for HolderAgent {
         self.tracker.observe(event);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        crate::decide(self, view, legal)
+    }
+}
+impl Picks for HolderAgent {
+    /// The action this agent plays from `view`, one of `legal`.
+    fn pick(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         let wanted = match view.phase {
             Phase::UpcardOffer => {
                 if view.pile_top().is_some_and(|top| self.takes(view, top)) {
@@ -482,7 +489,9 @@ impl Agent for HolderAgent {
         if legal.contains(&wanted) { wanted } else { legal.first().copied().unwrap_or(Action::LayOff) }
     }
 
-    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
+    /// The cards it lays down with `action`, a knock, big gin or a defense it just chose (`None`: the
+    /// referee's choice).
+    fn shown(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
         match action {
             Action::Knock { discard } if view.hand.contains(discard) => {
                 let kept = view.hand.without(discard);
@@ -578,7 +587,7 @@ mod tests {
         fn choice(&self) -> Action {
             let mut holder = HolderAgent::default();
             holder.start_game(Player::One, &self.rules, 1);
-            holder.choose(&self.view(), &self.legal())
+            holder.pick(&self.view(), &self.legal())
         }
     }
 
@@ -608,7 +617,7 @@ mod tests {
         let position = Position::new(Phase::Discard, "AS 2S 3S 7H 8H 9H JD QD KD 3C KC", "", 8, 23);
         let mut holder = HolderAgent::default();
         holder.start_game(Player::One, &position.rules, 1);
-        assert_eq!(holder.choose(&position.view(), &position.legal()), Action::knock(card("KC")));
+        assert_eq!(holder.pick(&position.view(), &position.legal()), Action::knock(card("KC")));
         // A hand in which the opponent knocked with deadwood at the eighth draw.
         let hands = ByPlayer::new(Some(cards("4S 5S 6S 4H 5H 6H 4D 5D 6D 2C")), None);
         holder.observe(&Event::HandStarted {
@@ -636,10 +645,10 @@ mod tests {
             knock_limit: 10,
             hands,
         });
-        assert_eq!(holder.choose(&position.view(), &position.legal()), Action::Discard { card: card("KC") });
+        assert_eq!(holder.pick(&position.view(), &position.legal()), Action::Discard { card: card("KC") });
         // A new game forgets it.
         holder.start_game(Player::One, &position.rules, 2);
-        assert_eq!(holder.choose(&position.view(), &position.legal()), Action::knock(card("KC")));
+        assert_eq!(holder.pick(&position.view(), &position.legal()), Action::knock(card("KC")));
     }
 
     #[test]
@@ -664,9 +673,9 @@ mod tests {
         let position = Position::new(Phase::Discard, "AS 2S 3S 7H 8H 9H JS QS KS 6C 6D", "", 10, 20);
         let mut view = position.view();
         view.opponent_known = cards("5D 7D");
-        assert_eq!(holder.choose(&view, &position.legal()), Action::Discard { card: card("6C") });
+        assert_eq!(holder.pick(&view, &position.legal()), Action::Discard { card: card("6C") });
         view.opponent_known = cards("5C 7C");
-        assert_eq!(holder.choose(&view, &position.legal()), Action::Discard { card: card("6D") });
+        assert_eq!(holder.pick(&view, &position.legal()), Action::Discard { card: card("6D") });
     }
 
     #[test]
@@ -693,7 +702,7 @@ mod tests {
                 };
                 match play_game(&rules, seed, agents, RunOptions::default()).outcome {
                     GameOutcome::Forfeit { player, action, reason } => {
-                        panic!("seed {seed}: {player} {action}: {reason}")
+                        panic!("seed {seed}: {player} {action:?}: {reason}")
                     }
                     GameOutcome::Finished { .. } => finished += 1,
                     GameOutcome::Abandoned { .. } => {}

@@ -45,10 +45,11 @@ use std::time::{Duration, Instant};
 
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
-use gin_engine::{Action, Agent, Deal, Event, Phase, PlayerView};
+use gin_engine::{Action, Agent, Deal, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, SettingError, Settings};
 use gin_rules::{KnockKind, Player, Ruleset, Showing, field_setting};
 
+use crate::Picks;
 use crate::{Advisor, ExpertAgent, ExpertParams, Hint, Reason};
 use calibration::{KnockCalibration, KnockCase};
 use odds::WinOdds;
@@ -484,7 +485,7 @@ impl McAgent {
                 }
                 hint.action
             }
-            None => self.expert.choose(view, legal),
+            None => self.expert.pick(view, legal),
         };
         let Some(candidates) = self.candidates(view, legal, base) else {
             return base;
@@ -836,13 +837,19 @@ impl Agent for McAgent {
         self.expert.observe(event);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        crate::decide(self, view, legal)
+    }
+}
+impl Picks for McAgent {
+    /// The action this agent plays from `view`, one of `legal`.
+    fn pick(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         self.decide(view, legal, None)
     }
 
     /// A knock shows the expert's arrangement, the one that offers the least to lay off.
-    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
-        self.expert.show(view, action)
+    fn shown(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
+        self.expert.shown(view, action)
     }
 }
 
@@ -899,7 +906,7 @@ mod tests {
                         *if ahead.is_some() { &mut deep } else { &mut shallow } += 1;
                     }
                 }
-                mc.choose(view, legal)
+                mc.pick(view, legal)
             });
             assert!(mc.hands >= 2, "{opponent}: {} hands", mc.hands);
             assert!(deep > 0, "{opponent}: the first hand looks two draws ahead");
@@ -955,9 +962,9 @@ mod tests {
             let mut simple = crate::SimpleAgent::default();
             play_watched(&rules, seed, &mut mc, &mut simple, MAX_HANDS, |mc, view, legal| {
                 let hint = mc.clone().advise(view, legal);
-                let action = mc.choose(view, legal);
+                let action = mc.pick(view, legal);
                 assert_eq!(hint.action, action, "seed {seed}: {hint:?}");
-                let expert = mc.expert.clone().choose(view, legal);
+                let expert = mc.expert.clone().pick(view, legal);
                 // A discard the search prefers to the expert's says so, among the search's reasons
                 // (first), with both figures.
                 let is_search = |r: &&Reason| matches!(r, Reason::Search { .. } | Reason::SearchDiscard { .. });
@@ -1012,7 +1019,7 @@ mod tests {
                 assert_eq!(mc.is_calibrated(), calibrated);
                 let mut simple = crate::SimpleAgent::default();
                 play_watched(&rules, seed, &mut mc, &mut simple, MAX_HANDS, |mc, view, legal| {
-                    let action = mc.choose(view, legal);
+                    let action = mc.pick(view, legal);
                     if let Some((case, knock, _)) = mc.last_knock_case() {
                         let by_calibration = shipped.gain(&case) > 0.0;
                         let by_margin = case.knock - margin > case.play_on;

@@ -2,9 +2,10 @@
 
 use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
-use gin_engine::{Action, Agent, Event, Phase, PlayerView};
+use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::{Arrangement, Player, Ruleset, Showing, Solver};
 
+use crate::Picks;
 use crate::Tracker;
 
 /// The EAAI 2021 competition's sample player, `SimpleGinRummyPlayer`, ported for its behaviour.
@@ -72,7 +73,7 @@ impl SimpleAgent {
                 candidates.insert(card);
             }
         }
-        let card = self.pick(candidates)?;
+        let card = self.pick_card(candidates)?;
         if let Some(drawn) = drawn {
             self.used_pairs.push(pair(drawn, card));
         }
@@ -80,7 +81,7 @@ impl SimpleAgent {
     }
 
     /// A uniformly random card of `cards`.
-    fn pick(&mut self, cards: CardSet) -> Option<Card> {
+    fn pick_card(&mut self, cards: CardSet) -> Option<Card> {
         if cards.is_empty() {
             return None;
         }
@@ -150,7 +151,13 @@ impl Agent for SimpleAgent {
         self.tracker.observe(event);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        crate::decide(self, view, legal)
+    }
+}
+impl Picks for SimpleAgent {
+    /// The action this agent plays from `view`, one of `legal`.
+    fn pick(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         self.rng = random::seeded_rng(view.decision_seed(self.seed));
         self.showing = None;
         let wants_face_up = || view.pile_top().is_some_and(|card| forms_meld(view.hand, card, view.rules.ace_high));
@@ -172,7 +179,9 @@ impl Agent for SimpleAgent {
         }
     }
 
-    fn show(&mut self, _view: &PlayerView<'_>, _action: Action) -> Option<Showing> {
+    /// The cards it lays down with `action`, a knock, big gin or a defense it just chose (`None`: the
+    /// referee's choice).
+    fn shown(&mut self, _view: &PlayerView<'_>, _action: Action) -> Option<Showing> {
         self.showing.take()
     }
 }

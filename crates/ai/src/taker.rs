@@ -1,8 +1,9 @@
 //! `TakerAgent`: the pile taker, a simple and fast style that takes the face-up card whenever it
 //! can use it.
 
+use crate::Picks;
 use gin_cards::{Card, CardSet};
-use gin_engine::{Action, Agent, Phase, PlayerView};
+use gin_engine::{Action, Agent, Decision, Phase, PlayerView};
 use gin_rules::Solver;
 
 /// A pile taker.
@@ -75,7 +76,13 @@ impl Agent for TakerAgent {
         "taker"
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        crate::decide(self, view, legal)
+    }
+}
+impl Picks for TakerAgent {
+    /// The action this agent plays from `view`, one of `legal`.
+    fn pick(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
         let solver = view.rules.solver();
         let takes = || view.pile_top().is_some_and(|card| TakerAgent::takes(solver, view.hand, card));
         let action = match view.phase {
@@ -121,7 +128,7 @@ mod tests {
 
     fn choice(game: &Game) -> Action {
         let mut taker = TakerAgent::new();
-        taker.choose(&game.view(Player::One), &game.legal_actions())
+        taker.pick(&game.view(Player::One), &game.legal_actions())
     }
 
     #[test]
@@ -168,7 +175,7 @@ mod tests {
                 let record = play_game(&rules, seed, agents, RunOptions::default());
                 match record.outcome {
                     GameOutcome::Forfeit { player, action, reason } => {
-                        panic!("seed {seed}: {player} {action}: {reason}")
+                        panic!("seed {seed}: {player} {action:?}: {reason}")
                     }
                     GameOutcome::Finished { .. } => finished += 1,
                     GameOutcome::Abandoned { .. } => {}

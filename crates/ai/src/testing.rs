@@ -1,14 +1,16 @@
 //! A test helper: a real game in which a test watches every decision of one agent.
 
-use gin_engine::{Action, Agent, GameRecord, PlayerView, RunOptions, play_game};
-use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
+use gin_engine::{Action, Agent, Decision, GameRecord, PlayerView, RunOptions, play_game};
+use gin_rules::{ByPlayer, GameResult, Player, Ruleset};
+
+use crate::Picks;
 
 /// Plays the game from `seed` under `rules`, `ours` in seat one and `other` in seat two, for at
 /// most `max_hands` hands. At each of our decisions `decide` chooses for `ours`, given the agent,
 /// the view and the legal actions: there a test asks for a hint, compares the agent with another,
 /// or checks what the agent claims. Everything else (events, showings, seeds) goes as in any
 /// match, and the agent can be inspected afterwards.
-pub(crate) fn play_watched<A: Agent>(
+pub(crate) fn play_watched<A: Agent + Picks>(
     rules: &Ruleset,
     seed: u64,
     ours: &mut A,
@@ -29,7 +31,7 @@ struct Watched<'a, A, F> {
 
 impl<A, F> Agent for Watched<'_, A, F>
 where
-    A: Agent,
+    A: Agent + Picks,
     F: FnMut(&mut A, &PlayerView<'_>, &[Action]) -> Action,
 {
     fn name(&self) -> &str {
@@ -44,12 +46,10 @@ where
         self.agent.observe(event);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        (self.decide)(self.agent, view, legal)
-    }
-
-    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
-        self.agent.show(view, action)
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        let action = (self.decide)(self.agent, view, legal);
+        let showing = if action.shows_cards() { self.agent.shown(view, action) } else { None };
+        Decision::showing(action, showing)
     }
 
     fn end_game(&mut self, result: &GameResult) {

@@ -5,10 +5,9 @@
 //! program that does not read cannot block the game), reads its answers on another thread, and
 //! waits for each answer at most the decision timeout. A program that crashes, hangs, prints
 //! something that is not an action, or names an action (or cards to show) the game refuses
-//! forfeits the game; the agent then answers an action the engine refuses, so that the runner
-//! ends the game, and keeps the reason in its [`Report`] for the command to print. The cards a
-//! program names with a knock, big gin or a defense are read into a [`Showing`] that
-//! [`Agent::show`] hands to the referee.
+//! forfeits the game: the agent resigns ([`Decision::Resign`]) with the reason, which names the
+//! program, what it sent and its log, and the runner records it as the forfeit. The cards a
+//! program names with a knock, big gin or a defense go to the referee with its action.
 
 mod logs;
 mod process;
@@ -16,15 +15,15 @@ mod process;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec, SpecError};
-use gin_engine::{Action, Agent, Event, PlayerView};
+use gin_engine::{Action, Agent, Decision, Event, PlayerView};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
 
 use gin_protocol::{Answer, HostMessage, MAX_LINE, v1};
@@ -192,22 +191,14 @@ impl LimitArgs {
 }
 
 /// Builds the agent a choice names: a built-in agent, or a started program with its time
-/// limits. The report says why a program forfeited (a built-in agent's report stays empty).
+/// limits (which resigns, saying why, when it misbehaves).
 ///
 /// # Errors
 /// An unknown built-in agent or a bad setting; a program that cannot be started.
-pub(crate) fn build_agent(
-    choice: &AgentChoice,
-    params: &AgentParams,
-    host: &Host,
-) -> Result<(Box<dyn Agent + Send>, Report)> {
+pub(crate) fn build_agent(choice: &AgentChoice, params: &AgentParams, host: &Host) -> Result<Box<dyn Agent + Send>> {
     match choice {
-        AgentChoice::Builtin(spec) => Ok((registry::build(spec, params)?, Report::default())),
-        AgentChoice::Program(program) => {
-            let agent = ExternalAgent::start(program, host)?;
-            let report = agent.report.clone();
-            Ok((Box::new(agent), report))
-        }
+        AgentChoice::Builtin(spec) => Ok(registry::build(spec, params)?),
+        AgentChoice::Program(program) => Ok(Box::new(ExternalAgent::start(program, host)?)),
     }
 }
 
@@ -231,72 +222,44 @@ pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// What went wrong with an agent program, shared between the agent and the command that runs it.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Report(Arc<Mutex<ReportState>>);
-
-#[derive(Debug, Default)]
-struct ReportState {
-    /// The program's command line, as it may be shown; empty for a built-in agent.
+/// What the host knows of a program's misbehaviour, to say why it forfeits.
+#[derive(Debug)]
+struct Account {
+    /// The program's command line, as it may be shown.
     program: String,
     /// Where its standard error goes.
     log: PathBuf,
     /// What reached the log so far, and whether the program's standard error has closed.
     stderr: Arc<StderrState>,
     /// Whether the log is still there.
-    kept: Option<LogHandle>,
+    kept: LogHandle,
     /// Why the host gave up on it.
     fault: Option<String>,
-    /// Its last answer, as it may be shown.
-    last_reply: Option<String>,
 }
 
-impl Report {
-    fn lock(&self) -> std::sync::MutexGuard<'_, ReportState> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Why the program forfeited, given the engine's reason for refusing its action: `None` for a
-    /// built-in agent. Everything in it that came from the program is escaped and cut short.
-    pub(crate) fn explain(&self, refused: &str) -> Option<String> {
-        let state = self.lock();
-        if state.program.is_empty() {
-            return None;
-        }
-        let what = match (&state.fault, &state.last_reply) {
-            (Some(fault), _) => fault.clone(),
-            (None, Some(reply)) => format!("answered {reply}, which the game refuses: {}", untrusted(refused, QUOTE)),
-            (None, None) => format!("was refused: {}", untrusted(refused, QUOTE)),
-        };
+impl Account {
+    /// Why the program forfeits: its fault, and where its standard error is. Everything in it that
+    /// came from the program is escaped and cut short.
+    fn explain(&self) -> String {
+        let what = self.fault.as_deref().unwrap_or("forfeits");
         // The log is named when the program wrote something there (an empty one is removed): a
         // program that just ended has a moment to have its last words copied.
         let deadline = Instant::now() + Duration::from_millis(500);
-        while !state.stderr.closed.load(Ordering::Acquire) && Instant::now() < deadline {
+        while !self.stderr.closed.load(Ordering::Acquire) && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(2));
         }
-        let log = if state.stderr.bytes.load(Ordering::Acquire) == 0 {
+        let log = if self.stderr.bytes.load(Ordering::Acquire) == 0 {
             "it wrote nothing to its standard error".to_owned()
-        } else if state.kept.as_ref().is_some_and(LogHandle::kept) {
-            format!("its standard error is in {}", state.log.display())
+        } else if self.kept.kept() {
+            format!("its standard error is in {}", self.log.display())
         } else {
             format!(
                 "its standard error was in {}, removed to keep the run's agent logs within {}",
-                state.log.display(),
+                self.log.display(),
                 files::size(logs::RUN_CAP)
             )
         };
-        Some(format!("program `{}` {what} ({log})", state.program))
-    }
-
-    pub(crate) fn fault(&self) -> bool {
-        self.lock().fault.is_some()
-    }
-
-    fn set_fault(&self, fault: String) {
-        let mut state = self.lock();
-        if state.fault.is_none() {
-            state.fault = Some(fault);
-        }
+        format!("program `{}` {what} ({log})", self.program)
     }
 }
 
@@ -355,13 +318,11 @@ pub(crate) struct ExternalAgent {
     timeout: Duration,
     /// The start-up allowance, until the first decision spends it.
     startup: Option<Duration>,
-    report: Report,
+    account: Account,
     seat: Player,
     points: ByPlayer<u32>,
     /// The messages not yet handed to the writer.
     pending: Vec<u8>,
-    /// The cards the program's last answer shows, for [`Agent::show`].
-    showing: Option<Showing>,
     /// The number of the last `decide` sent.
     decisions: u64,
     /// The protocol's version the program speaks.
@@ -384,24 +345,16 @@ impl ExternalAgent {
         let kept = log.handle();
         let process = Process::start(words, host.keeper.as_deref(), log)
             .with_context(|| format!("cannot start the agent program `{shown}`"))?;
-        let report = Report(Arc::new(Mutex::new(ReportState {
-            program: shown,
-            log: log_path,
-            stderr: process.stderr(),
-            kept: Some(kept),
-            fault: None,
-            last_reply: None,
-        })));
+        let account = Account { program: shown, log: log_path, stderr: process.stderr(), kept, fault: None };
         Ok(ExternalAgent {
             name: format!("{PROGRAM_PREFIX}{command_line}"),
             process,
             timeout: host.limits.decision,
             startup: Some(host.limits.startup),
-            report,
+            account,
             seat: Player::One,
             points: ByPlayer::default(),
             pending: Vec::new(),
-            showing: None,
             decisions: 0,
             version: program.version,
             echoes: false,
@@ -410,7 +363,7 @@ impl ExternalAgent {
 
     /// Queues one message, in the version of the protocol the program speaks.
     fn queue(&mut self, message: &HostMessage) {
-        if self.report.fault() {
+        if self.account.fault.is_some() {
             return;
         }
         // Serializing these types to a Vec cannot fail.
@@ -435,7 +388,7 @@ impl ExternalAgent {
 
     /// Records why the program forfeits, and ends it with everything it started.
     fn fail(&mut self, fault: String) {
-        self.report.set_fault(fault);
+        self.account.fault.get_or_insert(fault);
         self.pending.clear();
         self.process.end();
     }
@@ -492,9 +445,17 @@ impl ExternalAgent {
                     None
                 }
                 Ok(answer) => match answer.showing(view) {
+                    // Refused by the referee: said here, with what the program sent.
+                    Ok(showing) if let Some(err) = view.refusal(answer.action(), showing.as_ref()) => {
+                        self.fail(format!(
+                            "answered {}, which the game refuses: {}",
+                            quote(&text),
+                            untrusted(&err.to_string(), QUOTE)
+                        ));
+                        None
+                    }
                     Ok(showing) => {
                         self.echoes |= answer.id().is_some();
-                        self.report.lock().last_reply = Some(quote(&text));
                         Some((answer.action(), showing))
                     }
                     Err(err) => {
@@ -548,11 +509,6 @@ impl ExternalAgent {
     }
 }
 
-/// An action the engine refuses whatever the phase: so that the game ends in a forfeit.
-fn refused_action(legal: &[Action]) -> Action {
-    if legal.contains(&Action::LayOff) { Action::PassUpcard } else { Action::LayOff }
-}
-
 impl Agent for ExternalAgent {
     fn name(&self) -> &str {
         &self.name
@@ -578,23 +534,15 @@ impl Agent for ExternalAgent {
         self.queue(&HostMessage::Event { event: event.into() });
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        self.showing = None;
-        if !self.report.fault() {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        if self.account.fault.is_none() {
             self.decisions += 1;
             self.queue(&HostMessage::decide(self.decisions, legal, view));
             if let Some((action, showing)) = self.answer(view) {
-                self.showing = showing;
-                return action;
+                return Decision::showing(action, showing);
             }
         }
-        refused_action(legal)
-    }
-
-    /// The cards the program named with the action it just answered (`None`: it left them to
-    /// the referee).
-    fn show(&mut self, _view: &PlayerView<'_>, _action: Action) -> Option<Showing> {
-        self.showing.take()
+        Decision::resign(self.account.explain())
     }
 
     fn end_game(&mut self, result: &GameResult) {
@@ -605,7 +553,7 @@ impl Agent for ExternalAgent {
 
 impl Drop for ExternalAgent {
     fn drop(&mut self) {
-        if !self.report.fault() {
+        if self.account.fault.is_none() {
             self.queue(&HostMessage::Quit);
             self.send();
             // Its input closes once everything queued is written; it has a moment to exit.
@@ -657,12 +605,6 @@ mod tests {
             let err = parse_timeout(bad).unwrap_err();
             assert!(err.contains("from 0.001 to 3600 seconds"), "{bad}: {err}");
         }
-    }
-
-    #[test]
-    fn the_refused_action_is_never_legal() {
-        assert_eq!(refused_action(&[Action::LayOff]), Action::PassUpcard);
-        assert_eq!(refused_action(&[Action::DrawStock]), Action::LayOff);
     }
 
     #[test]

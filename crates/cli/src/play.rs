@@ -20,10 +20,10 @@ use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
 use gin_ai::registry::{self, AgentParams, AgentSpec};
 use gin_cards::CardSet;
-use gin_engine::{Action, Event, Game, LogHeader, Phase, PlayError, agent_seed};
+use gin_engine::{Action, Decision, Event, Game, LogHeader, Phase, PlayError, agent_seed};
 use gin_rules::{ByPlayer, Player};
 
-use crate::external::{self, Report};
+use crate::external;
 use crate::rules_arg::RulesArg;
 use crate::{Failure, Outcome};
 use input::{CardRef, Command};
@@ -344,8 +344,6 @@ struct Session {
     log: LogHeader,
     header: PlayHeader,
     ai: Option<Opponent>,
-    /// Why the AI forfeits, when it is a program.
-    ai_report: Report,
     save: PathBuf,
     /// Where `save` leads through its symbolic links ([`store::resolve`]): the file written (and
     /// locked), `save` itself when it is no link.
@@ -394,14 +392,11 @@ impl Session {
         let log = LogHeader::new(seed, rules, None);
         // The person sits in seat one; the engine draws the first dealer from the seed.
         let human = Player::One;
-        let mut ai_report = Report::default();
         let (ai, header, seats) = if args.hotseat {
             (None, PlayHeader::new(None), Seats::hotseat())
         } else {
             let spec = args.ai.as_deref().unwrap_or(DEFAULT_AI);
-            let (ai, report) =
-                savefile::build_ai(spec, human.opponent(), &log, &AgentParams::default(), host).context("--ai")?;
-            ai_report = report;
+            let ai = savefile::build_ai(spec, human.opponent(), &log, &AgentParams::default(), host).context("--ai")?;
             (Some(ai), PlayHeader::new(Some((spec, human))), Seats::versus_ai(human))
         };
         let (game, opening) = Game::new(rules, seed);
@@ -411,7 +406,6 @@ impl Session {
             log,
             header,
             ai,
-            ai_report,
             save: PathBuf::new(),
             target: PathBuf::new(),
             _lock: None,
@@ -451,7 +445,6 @@ impl Session {
             log: resumed.log,
             header: resumed.header,
             ai: resumed.ai,
-            ai_report: resumed.report,
             save,
             target,
             _lock: Some(lock),
@@ -549,23 +542,26 @@ impl Session {
     /// The AI forfeits: its move is refused. The save records the forfeit.
     fn automatic_move(&mut self, player: Player) -> Result<Option<(Vec<Event>, Snapshot)>> {
         let ai_seat = self.ai.as_ref().map(|(seat, _)| *seat);
-        let (action, showing) = if ai_seat == Some(player) {
+        let decision = if ai_seat == Some(player) {
             let (_, agent) = self.ai.as_mut().expect("the AI's seat");
             savefile::ai_move(agent.as_mut(), &self.game, player)
         } else if self.game.deal().phase() == Phase::LayOff {
             // A person's answer to a knock: the referee's best (rule 16).
-            (Action::LayOff, None)
+            Decision::play(Action::LayOff)
         } else {
             return Ok(None);
         };
         let before = self.snapshot();
-        match self.game.play_with(player, action, showing.as_ref()) {
+        let played = match decision {
+            Decision::Play { action, showing } => self
+                .game
+                .play_with(player, action, showing.as_ref())
+                .map_err(|err| format!("it chose a move the game refuses ({action}): {err}")),
+            Decision::Resign { reason } => Err(reason),
+        };
+        match played {
             Ok(produced) => Ok(Some((produced, before))),
-            Err(err) => {
-                let why = match self.ai_report.explain(&err.to_string()) {
-                    Some(why) => why,
-                    None => format!("it chose a move the game refuses ({action}): {err}"),
-                };
+            Err(why) => {
                 // The game ends here, lost by the AI: the save says so, and is not resumed into
                 // the same failure.
                 self.header.forfeit = Some(why.clone());

@@ -339,7 +339,7 @@ impl Match<'_> {
     /// replaced by a fresh one.
     fn work(&self, next_pair: &AtomicU64, games_done: &AtomicU64, forfeits: &Forfeits) -> Result<Tally> {
         let mut tally = Tally::default();
-        let mut programs: [Option<(Box<dyn Agent + Send>, external::Report)>; 2] = [None, None];
+        let mut programs: [Option<Box<dyn Agent + Send>>; 2] = [None, None];
         loop {
             let pair = next_pair.fetch_add(1, Ordering::Relaxed);
             if pair >= self.pairs {
@@ -357,7 +357,7 @@ impl Match<'_> {
                         None => external::build_agent(spec, self.params, self.host).with_context(|| format!("{spec}")),
                     }
                 };
-                let ((mut one, report_one), (mut two, report_two)) = (build(Player::One)?, build(Player::Two)?);
+                let (mut one, mut two) = (build(Player::One)?, build(Player::Two)?);
                 let agents: ByPlayer<&mut dyn Agent> = ByPlayer::new(one.as_mut(), two.as_mut());
                 let mut observer = GameObserver::new(&mut tally, self.rules, sides);
                 let options = RunOptions { keep_events: false, ..RunOptions::default() };
@@ -366,21 +366,17 @@ impl Match<'_> {
                 });
                 observer.finish(&record.outcome);
                 if let GameOutcome::Forfeit { player, reason, .. } = &record.outcome {
-                    let report = if *player == Player::One { &report_one } else { &report_two };
-                    let why = report.explain(reason);
-                    if let Some(why) = &why {
-                        let side = if sides[*player] == Side::A { "a" } else { "b" };
-                        // What the program sent is escaped where it is quoted; the whole line is
-                        // made safe for the terminal again here.
-                        let note = format!(
-                            "note: game seed {seed}, --a in seat {}: --{side} forfeits: {why}",
-                            a_seat.index() + 1
-                        );
-                        eprintln!("{}", crate::render::message(&note));
-                    }
+                    let side = if sides[*player] == Side::A { "a" } else { "b" };
+                    // What a program sent is escaped where it is quoted; the whole line is made
+                    // safe for the terminal again here.
+                    let note = format!(
+                        "note: game seed {seed}, --a in seat {}: --{side} forfeits: {reason}",
+                        a_seat.index() + 1
+                    );
+                    eprintln!("{}", crate::render::message(&note));
                     let count = forfeits.count[sides[*player].index()].fetch_add(1, Ordering::Relaxed) + 1;
                     if let Ok(mut last) = forfeits.last.lock() {
-                        *last = Some(why.unwrap_or_else(|| reason.clone()));
+                        *last = Some(reason.clone());
                     }
                     if self.max_forfeits > 0 && count >= self.max_forfeits {
                         // Leave no pair for anyone: the match stops.
@@ -394,10 +390,10 @@ impl Match<'_> {
                     GameOutcome::Forfeit { player, .. } => Some(*player),
                     _ => None,
                 };
-                for (seat, agent, report) in [(Player::One, one, report_one), (Player::Two, two, report_two)] {
+                for (seat, agent) in [(Player::One, one), (Player::Two, two)] {
                     let side = sides[seat].index();
-                    if self.specs[side].is_program() && !report.fault() && forfeited != Some(seat) {
-                        programs[side] = Some((agent, report));
+                    if self.specs[side].is_program() && forfeited != Some(seat) {
+                        programs[side] = Some(agent);
                     }
                 }
                 games_done.fetch_add(1, Ordering::Relaxed);

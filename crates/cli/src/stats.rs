@@ -572,7 +572,8 @@ mod tests {
         let mut tally = Tally::default();
         let mut observer = GameObserver::new(&mut tally, &STANDARD, Side::B.seated(Player::One));
         play_hand(&mut observer);
-        let forfeit = GameOutcome::Forfeit { player: Player::Two, action: Action::DrawStock, reason: String::new() };
+        let forfeit =
+            GameOutcome::Forfeit { player: Player::Two, action: Some(Action::DrawStock), reason: String::new() };
         observer.finish(&forfeit);
 
         assert_eq!((tally.games, tally.hands, tally.dead_hands, tally.turns, tally.abandoned), (1, 1, 0, 3, 0));
@@ -658,7 +659,11 @@ mod tests {
         let mut observer = GameObserver::new(&mut two, &STANDARD, Side::B.seated(Player::Two));
         play_hand(&mut observer);
         play_hand(&mut observer);
-        observer.finish(&GameOutcome::Forfeit { player: Player::One, action: Action::DrawPile, reason: String::new() });
+        observer.finish(&GameOutcome::Forfeit {
+            player: Player::One,
+            action: Some(Action::DrawPile),
+            reason: String::new(),
+        });
 
         let (mut forward, mut backward) = (Tally::default(), Tally::default());
         for part in [&one, &two, &one] {

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gin_engine::{Agent, Event, Game, RandomAgent, agent_seed};
+use gin_engine::{Agent, Decision, Event, Game, RandomAgent, agent_seed};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
 /// Two random agents at a table, playing hand after hand.
@@ -52,8 +52,9 @@ impl Table {
             };
             let legal = self.game.legal_actions();
             let view = self.game.view(player);
-            let action = self.agents[player].choose(&view, &legal);
-            let showing = if action.shows_cards() { self.agents[player].show(&view, action) } else { None };
+            let Decision::Play { action, showing } = self.agents[player].choose(&view, &legal) else {
+                unreachable!("a random agent never resigns")
+            };
             self.events.clear();
             self.game
                 .play_into(player, action, showing.as_ref(), &mut self.events)

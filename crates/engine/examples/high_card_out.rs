@@ -4,7 +4,7 @@
 //! `docs/agents.md` ("Your own agent") walks through this file, and the engine's runner tests
 //! play this very agent (`crates/engine/tests/it/runner.rs`).
 
-use gin_engine::{Action, Agent, PlayerView, RandomAgent, RunOptions, play_match};
+use gin_engine::{Action, Agent, Decision, PlayerView, RandomAgent, RunOptions, play_match};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
 /// Knocks (or goes gin) when it may; otherwise discards its highest card, draws from the stock,
@@ -16,31 +16,34 @@ impl Agent for HighCardOut {
         "high-card-out"
     }
 
-    fn choose(&mut self, _view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        // Actions are `Copy` and the legal list is a slice: pick one and return it.
-        if let Some(&knock) = legal.iter().find(|a| matches!(a, Action::Knock { .. } | Action::BigGin)) {
-            return knock;
-        }
-        let highest = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Discard { card } => Some(*card),
-                _ => None,
-            })
-            .max_by_key(|card| (card.value(), card.rank()));
-        if let Some(card) = highest {
-            return Action::Discard { card };
-        }
-        for wanted in [Action::DrawStock, Action::PassUpcard, Action::LayOff] {
-            if legal.contains(&wanted) {
-                return wanted;
-            }
-        }
-        legal[0]
+    fn choose(&mut self, _view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        // `Decision::play` leaves the cards a knock or a defense lays down to the referee (a
+        // least-deadwood arrangement; a defense lays off all it can); `Decision::showing` names them.
+        Decision::play(pick(legal))
     }
+}
 
-    // `show` is left to its default: the referee arranges a knock's melds (a least-deadwood
-    // arrangement) and, defending, lays off as much as it can (`PlayerView::engine_showing`).
+/// The action: actions are `Copy` and the legal list is a slice, so pick one and return it.
+pub(crate) fn pick(legal: &[Action]) -> Action {
+    if let Some(&knock) = legal.iter().find(|a| matches!(a, Action::Knock { .. } | Action::BigGin)) {
+        return knock;
+    }
+    let highest = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Discard { card } => Some(*card),
+            _ => None,
+        })
+        .max_by_key(|card| (card.value(), card.rank()));
+    if let Some(card) = highest {
+        return Action::Discard { card };
+    }
+    for wanted in [Action::DrawStock, Action::PassUpcard, Action::LayOff] {
+        if legal.contains(&wanted) {
+            return wanted;
+        }
+    }
+    legal[0]
 }
 
 fn main() {

@@ -5,11 +5,65 @@ use gin_rules::{GameResult, Player, Ruleset, Showing};
 
 use crate::{Action, Event, PlayerView};
 
+/// What an agent decides at its turn: an action to play, with the cards it lays down, or to give
+/// up the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play `action`. With a knock, big gin or a defense, `showing` is the cards to lay down: the
+    /// melds (and, defending, the layoffs); `None` leaves them to the referee
+    /// ([`PlayerView::engine_showing`]). An action or a showing the referee refuses forfeits the
+    /// game.
+    Play {
+        /// The action, one of the legal ones.
+        action: Action,
+        /// The cards laid down with it, `None` for the referee's choice (or an action that lays
+        /// none down).
+        showing: Option<Showing>,
+    },
+    /// Give up the game, which the runner records as this player's forfeit with `reason` (an
+    /// agent program that crashed, say, or answered nothing the game accepts).
+    Resign {
+        /// Why, as the forfeit's reason.
+        reason: String,
+    },
+}
+
+impl Decision {
+    /// Plays `action`, laying down what the referee chooses.
+    pub fn play(action: Action) -> Decision {
+        Decision::Play { action, showing: None }
+    }
+
+    /// Plays `action`, laying down `showing` (`None`: the referee's choice).
+    pub fn showing(action: Action, showing: Option<Showing>) -> Decision {
+        Decision::Play { action, showing }
+    }
+
+    /// Gives up the game for `reason`.
+    pub fn resign(reason: impl Into<String>) -> Decision {
+        Decision::Resign { reason: reason.into() }
+    }
+
+    /// The action played, `None` for a resignation.
+    pub fn action(&self) -> Option<Action> {
+        match self {
+            Decision::Play { action, .. } => Some(*action),
+            Decision::Resign { .. } => None,
+        }
+    }
+}
+
+impl From<Action> for Decision {
+    fn from(action: Action) -> Decision {
+        Decision::play(action)
+    }
+}
+
 /// A player: it chooses actions from what it may see.
 ///
 /// The runner calls `start_game`, then `observe` for every event (as this player may see it,
-/// its own actions included; each event once) and `choose` whenever it is this player's turn
-/// (then `show` if the action lays cards down), then `end_game`.
+/// its own actions included; each event once) and `choose` whenever it is this player's turn,
+/// then `end_game`.
 /// An agent's randomness comes from the seed the runner gives it in `start_game`, so a match is
 /// the same every time it is played from the same seed. An agent should draw each decision's
 /// random choices from [`PlayerView::decision_seed`] rather than from one stream over the game:
@@ -30,18 +84,9 @@ pub trait Agent {
         let _ = event;
     }
 
-    /// Chooses one of `legal` (never empty) from `view`. Returning another action forfeits the
-    /// game if the engine refuses it.
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action;
-
-    /// The cards to lay down with `action`, a knock, big gin or a defense this agent just chose
-    /// from `view`: its melds (and, defending, its layoffs). `None`, the default, leaves the
-    /// choice to the referee ([`PlayerView::engine_showing`]). A showing the referee refuses
-    /// forfeits the game.
-    fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
-        let _ = (view, action);
-        None
-    }
+    /// Decides from `view`: one of `legal` (never empty), with the cards it lays down, or to
+    /// resign. An action or a showing the engine refuses forfeits the game.
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision;
 
     /// The game ended.
     fn end_game(&mut self, result: &GameResult) {
@@ -78,8 +123,8 @@ impl Agent for RandomAgent {
         self.seed = seed;
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
         let mut rng = random::seeded_rng(view.decision_seed(self.seed));
-        legal[random::index(&mut rng, legal.len())]
+        Decision::play(legal[random::index(&mut rng, legal.len())])
     }
 }

@@ -678,7 +678,7 @@ impl Deal {
     }
 
     /// Whether `action` is legal with `showing`, and the showing it will lay down.
-    fn check(
+    pub(crate) fn check(
         &self,
         rules: &Ruleset,
         player: Player,

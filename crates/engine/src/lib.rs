@@ -33,7 +33,7 @@ mod runner;
 mod view;
 
 pub use action::{Action, LegalActions, MAX_LEGAL};
-pub use agent::{Agent, RandomAgent};
+pub use agent::{Agent, Decision, RandomAgent};
 pub use deal::{Deal, HandSetup, Knock, MAX_DRAWS, Phase, PlayError, SetupError};
 pub use event::Event;
 pub use game::Game;

@@ -3,7 +3,7 @@
 use gin_cards::random;
 use gin_rules::{ByPlayer, GameResult, GameScore, Player, Ruleset};
 
-use crate::{Action, Agent, Event, Game, PlayError};
+use crate::{Action, Agent, Decision, Event, Game, PlayError};
 
 /// A game that has not ended after this many hands is abandoned (two agents that never knock
 /// would otherwise deal dead hands forever).
@@ -33,13 +33,14 @@ pub enum GameOutcome {
         /// Every part of the result.
         result: GameResult,
     },
-    /// A player chose an action the referee refused, and loses the game.
+    /// A player resigned, or chose an action (or cards to show) the referee refused, and loses
+    /// the game.
     Forfeit {
         /// The player who forfeits.
         player: Player,
-        /// What it chose.
-        action: Action,
-        /// Why it was refused.
+        /// What it chose, `None` when it resigned.
+        action: Option<Action>,
+        /// Why: the agent's reason to resign, or the referee's to refuse.
         reason: String,
     },
     /// Nobody reached the target within the hand limit.
@@ -118,8 +119,10 @@ pub fn play_game_observed(
         }
         let legal = game.legal_actions();
         let view = game.view(player);
-        let action = agents[player].choose(&view, &legal);
-        let showing = if action.shows_cards() { agents[player].show(&view, action) } else { None };
+        let (action, showing) = match agents[player].choose(&view, &legal) {
+            Decision::Play { action, showing } => (action, showing),
+            Decision::Resign { reason } => break GameOutcome::Forfeit { player, action: None, reason },
+        };
         events.clear();
         match game.play_into(player, action, showing.as_ref(), &mut events) {
             Ok(()) => deliver(&mut agents, &events, options.keep_events.then_some(&mut log), observer),
@@ -135,7 +138,7 @@ pub fn play_game_observed(
 }
 
 fn forfeit(player: Player, action: Action, err: &PlayError) -> GameOutcome {
-    GameOutcome::Forfeit { player, action, reason: err.to_string() }
+    GameOutcome::Forfeit { player, action: Some(action), reason: err.to_string() }
 }
 
 fn deliver(

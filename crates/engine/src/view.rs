@@ -3,7 +3,7 @@
 use gin_cards::{Card, CardSet, random};
 use gin_rules::{GameScore, Player, Ruleset, Showing};
 
-use crate::{Action, Deal, Game, Knock, Phase, SetupError};
+use crate::{Action, Deal, Game, Knock, Phase, PlayError, SetupError};
 
 /// Why a view read from outside is not one a game could show ([`PlayerView::check`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -138,6 +138,26 @@ impl<'a> PlayerView<'a> {
         if !self.is_my_turn() {
             return Err(ViewError::NotMyTurn);
         }
+        let deal = self.filled_in()?;
+        let listed = deal.legal_actions(self.rules);
+        if legal.len() != listed.len() || legal.iter().any(|action| !listed.contains(action)) {
+            return Err(ViewError::Legal);
+        }
+        Ok(())
+    }
+
+    /// Why the referee would refuse `action` with `showing` (`None`: the referee's choice) from
+    /// this player now, `None` when it would take them (or when the view does not add up to a
+    /// position, see [`PlayerView::check`]). What is refused never depends on the cards the player
+    /// cannot see, so a host can tell an agent's mistake before it reaches the game.
+    pub fn refusal(&self, action: Action, showing: Option<&Showing>) -> Option<PlayError> {
+        let deal = self.filled_in().ok()?;
+        deal.check(self.rules, self.seat, action, showing).err()
+    }
+
+    /// The view as a deal, the cards the player cannot see filled in (the first cards not
+    /// accounted for, in order).
+    fn filled_in(&self) -> Result<Deal, ViewError> {
         let pile: CardSet = self.discard_pile.iter().copied().collect();
         // A knock being answered shows the knocker's whole hand.
         let shown =
@@ -148,12 +168,7 @@ impl<'a> PlayerView<'a> {
         let mut rest = unseen.iter();
         let opponent = public | rest.by_ref().take(missing).collect::<CardSet>();
         let stock: Vec<Card> = rest.collect();
-        let deal = Deal::from_view(self, opponent, &stock, 0).map_err(ViewError::Deal)?;
-        let listed = deal.legal_actions(self.rules);
-        if legal.len() != listed.len() || legal.iter().any(|action| !listed.contains(action)) {
-            return Err(ViewError::Legal);
-        }
-        Ok(())
+        Deal::from_view(self, opponent, &stock, 0).map_err(ViewError::Deal)
     }
 
     /// What the referee shows for this player when it plays `action` (a knock, big gin or a

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use gin_engine::{Action, Agent, Event};
+use gin_engine::{Action, Agent, Decision, Event};
 use gin_rules::Ruleset;
 use gin_rules::settings::PARSER_CHARS;
 
@@ -118,14 +118,18 @@ pub fn serve(
                 let legal: Vec<Action> = legal.into_iter().map(Action::from).collect();
                 // An agent trusts its view: one that no game could show is refused here.
                 view.check(&legal).map_err(|why| refuse(format!("a decision no game asks: {why}")))?;
-                let action = agent.choose(&view, &legal);
-                // As the engine's runner asks, then the referee's choice where the agent has none:
-                // a knock always shows its melds on the wire.
-                let showing = if action.shows_cards() {
-                    agent.show(&view, action).or_else(|| view.engine_showing(action))
-                } else {
-                    None
+                let (action, showing) = match agent.choose(&view, &legal) {
+                    Decision::Play { action, showing } => (action, showing),
+                    Decision::Resign { reason } => {
+                        return Err(refuse(format!(
+                            "the agent resigned: {}",
+                            gin_cards::excerpt(&reason, PARSER_CHARS)
+                        )));
+                    }
                 };
+                // The referee's choice where the agent has none: a knock always shows its melds
+                // on the wire.
+                let showing = showing.or_else(|| view.engine_showing(action));
                 let mut line = Answer::new(id, action, showing.as_ref()).to_line();
                 line.push('\n');
                 output.write_all(line.as_bytes()).and_then(|()| output.flush()).map_err(ServeError::Write)?;

@@ -181,7 +181,7 @@ fn host_messages(seed: u64) -> Vec<HostMessage> {
         }
         // Knock whenever it may, so that hands end.
         let knock = legal.iter().copied().find(|action| action.shows_cards());
-        let action = knock.unwrap_or_else(|| random.choose(&view, &legal));
+        let action = knock.unwrap_or_else(|| random.choose(&view, &legal).action().expect("random never resigns"));
         events.extend(game.play(player, action).unwrap());
     }
     if let Some(result) = game.result() {

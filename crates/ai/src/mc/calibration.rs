@@ -21,10 +21,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use gin_engine::{Action, Agent, Event, Game, agent_seed, game_seed};
-use gin_rules::{ByPlayer, Player, Ruleset};
+use gin_engine::{Action, Agent, Decision, Event, Game, agent_seed, game_seed};
+use gin_rules::{ByPlayer, Player, Ruleset, Showing};
 
-use crate::{ExpertAgent, ExpertParams, HolderAgent, McAgent, McParams, SimpleAgent};
+use crate::{ExpertAgent, ExpertParams, HolderAgent, McAgent, McParams, Picks, SimpleAgent};
 
 /// The number of features of a knock decision.
 pub const FEATURES: usize = 18;
@@ -376,17 +376,24 @@ fn deliver(agents: &mut ByPlayer<&mut dyn Agent>, events: &[Event], me: Player) 
     points
 }
 
-/// Plays `first` for the player to act, then the rest of the hand by the agents; the hand's
-/// points for `me` (0 if the game cannot go on).
-fn finish_hand(game: &mut Game, agents: &mut ByPlayer<&mut dyn Agent>, first: Action, me: Player) -> i32 {
+/// Plays `first` (an action and the cards it shows) for the player to act, then the rest of the
+/// hand by the agents; the hand's points for `me` (0 if the game cannot go on).
+fn finish_hand(
+    game: &mut Game,
+    agents: &mut ByPlayer<&mut dyn Agent>,
+    first: (Action, Option<Showing>),
+    me: Player,
+) -> i32 {
     let mut first = Some(first);
     while let Some(player) = game.to_act() {
         let view = game.view(player);
-        let action = match first.take() {
-            Some(action) => action,
-            None => agents[player].choose(&view, &game.legal_actions()),
+        let (action, showing) = match first.take() {
+            Some(first) => first,
+            None => match agents[player].choose(&view, &game.legal_actions()) {
+                Decision::Play { action, showing } => (action, showing),
+                Decision::Resign { .. } => return 0,
+            },
         };
-        let showing = if action.shows_cards() { agents[player].show(&view, action) } else { None };
         let Ok(events) = game.play_with(player, action, showing.as_ref()) else { return 0 };
         if let Some(points) = deliver(agents, &events, me) {
             return points;
@@ -407,25 +414,20 @@ fn counterfactuals<O: Agent + Clone>(mut mc: McAgent, mut other: O, me: Player, 
     while let Some(player) = game.to_act() {
         let view = game.view(player);
         let legal = game.legal_actions();
-        let action = if player == me { mc.choose(&view, &legal) } else { other.choose(&view, &legal) };
+        let decision = if player == me { mc.choose(&view, &legal) } else { other.choose(&view, &legal) };
         if player == me
             && let Some((case, knock, play_on)) = mc.last_knock_case()
         {
             let mut value = [0.0; 2];
-            for (slot, first) in value.iter_mut().zip([Action::knock(knock), Action::Discard { card: play_on }]) {
+            let knocking = (Action::knock(knock), mc.shown(&view, Action::knock(knock)));
+            for (slot, first) in value.iter_mut().zip([knocking, (Action::Discard { card: play_on }, None)]) {
                 let (mut game, mut mc, mut other) = (game.clone(), mc.clone(), other.clone());
                 let points = finish_hand(&mut game, &mut seats(me, &mut mc, &mut other), first, me);
                 *slot = mc.win_chance(case.mine, case.theirs, points);
             }
             stats.add(&case, value[0] - value[1]);
         }
-        let showing = if !action.shows_cards() {
-            None
-        } else if player == me {
-            mc.show(&view, action)
-        } else {
-            other.show(&view, action)
-        };
+        let Decision::Play { action, showing } = decision else { break };
         let Ok(events) = game.play_with(player, action, showing.as_ref()) else { break };
         deliver(&mut seats(me, &mut mc, &mut other), &events, me);
     }

@@ -5,7 +5,7 @@ use gin_ai::registry::AgentParams;
 use gin_ai::{Advisor, ExpertAgent, ExpertParams, GreedyAgent, Reason, SimpleAgent};
 use gin_cards::{Card, CardSet};
 use gin_engine::{
-    Action, Agent, Event, Game, GameOutcome, HandSetup, Phase, PlayerView, RandomAgent, RunOptions, play_game,
+    Action, Agent, Decision, Event, Game, GameOutcome, HandSetup, Phase, PlayerView, RandomAgent, RunOptions, play_game,
 };
 use gin_rules::settings::Settings;
 use gin_rules::{ByPlayer, KnockKind, KnockLimit, Player, Ruleset, Showing, Solver, StockEnd};
@@ -72,18 +72,26 @@ impl Table {
         }
     }
 
-    /// What the agent would do now, without playing it.
-    fn choice(&mut self) -> Action {
+    /// What the agent would do now, without playing it: its action and the cards it shows.
+    fn decision(&mut self) -> (Action, Option<Showing>) {
         assert_eq!(self.game.to_act(), Some(self.seat), "the agent is not to act");
         let legal = self.game.legal_actions();
-        self.agent.choose(&self.game.view(self.seat), &legal)
+        match self.agent.choose(&self.game.view(self.seat), &legal) {
+            Decision::Play { action, showing } => (action, showing),
+            Decision::Resign { reason } => panic!("the agent resigned: {reason}"),
+        }
+    }
+
+    /// What the agent would do now, without playing it.
+    fn choice(&mut self) -> Action {
+        self.decision().0
     }
 
     /// The agent acts (with the cards it shows, kept in `shown`); returns its action and the
     /// events it caused.
     fn agent_plays(&mut self) -> (Action, Vec<Event>) {
-        let action = self.choice();
-        self.shown = if action.shows_cards() { self.agent.show(&self.game.view(self.seat), action) } else { None };
+        let (action, shown) = self.decision();
+        self.shown = shown;
         let events = self
             .game
             .play_with(self.seat, action, self.shown.as_ref())
@@ -157,7 +165,9 @@ fn agents_play_only_legal_actions_under_every_preset() {
                 let record = play_game(&rules, seed, agents, RunOptions::default());
                 match record.outcome {
                     GameOutcome::Forfeit { player, action, reason } => {
-                        panic!("{preset}, {a_name} v {b_name}, seed {seed}: {player} forfeits with {action}: {reason}")
+                        panic!(
+                            "{preset}, {a_name} v {b_name}, seed {seed}: {player} forfeits with {action:?}: {reason}"
+                        )
                     }
                     GameOutcome::Finished { .. } => finished += 1,
                     GameOutcome::Abandoned { .. } => {}
@@ -208,9 +218,9 @@ impl Agent for Audited {
         self.inner.observe(event);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        let action = self.inner.choose(view, legal);
-        if let Action::Discard { card } | Action::Knock { discard: card, .. } = action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        let decision = self.inner.choose(view, legal);
+        if let Some(Action::Discard { card } | Action::Knock { discard: card, .. }) = decision.action() {
             assert_ne!(Some(card), view.taken_card, "discarded the card just taken");
             let drawn = self.drawn.expect("a card was drawn this turn");
             let pair = CardSet::from(drawn).with(card);
@@ -226,7 +236,7 @@ impl Agent for Audited {
             self.pairs.push(pair);
             self.discards += 1;
         }
-        action
+        decision
     }
 }
 

@@ -28,13 +28,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use gin_ai::registry::AgentParams;
 use gin_engine::{
-    Action, Agent, Event, Game, LogHeader, ReplayError, agent_seed, read_log, recorded_action, replay_events, write_log,
+    Agent, Decision, Event, Game, LogHeader, ReplayError, agent_seed, read_log, recorded_action, replay_events,
+    write_log,
 };
-use gin_rules::{ByPlayer, Player, Showing};
+use gin_rules::{ByPlayer, Player};
 use serde::{Deserialize, Serialize};
 
 use super::digest;
-use crate::external::{self, AgentChoice, Report};
+use crate::external::{self, AgentChoice};
 use crate::files;
 
 /// The `format` of line 1.
@@ -83,7 +84,7 @@ impl PlayHeader {
 pub(super) type Opponent = (Player, Box<dyn Agent + Send>);
 
 /// Builds the AI a spec names (a built-in agent or `cmd:PROGRAM ARGS...`), started for a game
-/// in `seat`, with the report that says why a program forfeits.
+/// in `seat`.
 ///
 /// # Errors
 /// An unknown agent or a bad setting, or a program that cannot be started.
@@ -93,21 +94,17 @@ pub(super) fn build_ai(
     header: &LogHeader,
     params: &AgentParams,
     host: &external::Host,
-) -> Result<(Opponent, Report)> {
+) -> Result<Opponent> {
     let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
-    let (mut agent, report) = external::build_agent(&parsed, params, host)?;
+    let mut agent = external::build_agent(&parsed, params, host)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
-    Ok(((seat, agent), report))
+    Ok((seat, agent))
 }
 
-/// The AI's move as `player` in `game`: its choice, then the cards it shows with a knock, big
-/// gin or a defense (`None`: the referee's choice), asked as the engine's runner asks them.
-pub(super) fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> (Action, Option<Showing>) {
-    let legal = game.legal_actions();
-    let view = game.view(player);
-    let action = agent.choose(&view, &legal);
-    let showing = if action.shows_cards() { agent.show(&view, action) } else { None };
-    (action, showing)
+/// The AI's move as `player` in `game`, asked as the engine's runner asks it: its action with the
+/// cards it shows (`None`: the referee's choice), or its resignation.
+pub(super) fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> Decision {
+    agent.choose(&game.view(player), &game.legal_actions())
 }
 
 /// The text of a save (format [`VERSION`]): the play header, with the number of lines, then the
@@ -185,8 +182,6 @@ pub(super) struct Resumed {
     pub events: Vec<Event>,
     /// The AI, having observed every event so far.
     pub ai: Option<Opponent>,
-    /// Why the AI forfeits, when it is a program.
-    pub report: Report,
     /// What resuming changed, for the player: a save recovered from its damage, a save of
     /// version 1, another AI than the save's, and why.
     pub notes: Vec<String>,
@@ -326,11 +321,10 @@ fn rebuild(
         (Some(saved), Some(_), None) => Some(saved.to_owned()),
         _ => bail!("line 1: `ai` and `human` must both be given (a game against the AI) or both null (hotseat)"),
     };
-    let mut report = Report::default();
     let ai = match (spec, header.human) {
         (Some(spec), Some(human)) => {
             let seat = human.opponent();
-            let ((seat, mut agent), built) = build_ai(&spec, seat, &log, params, host)
+            let (seat, mut agent) = build_ai(&spec, seat, &log, params, host)
                 .with_context(|| format!("the AI `{}` cannot be built (choose another with --ai)", printable(&spec)))?;
             for event in &events {
                 agent.observe(&event.seen_by(seat));
@@ -339,12 +333,11 @@ fn rebuild(
                 notes.push(format!("Playing on against {}.", printable(&spec)));
             }
             header.ai = Some(spec);
-            report = built;
             Some((seat, agent))
         }
         _ => None,
     };
-    Ok(Resumed { header, log, game, events, ai, report, notes, damage })
+    Ok(Resumed { header, log, game, events, ai, notes, damage })
 }
 
 /// Where a save is damaged: the first line that is not as it was written, and what is wrong.
@@ -779,17 +772,17 @@ mod tests {
     }
 
     /// Where the AI decided: the number of events before, and what it chose.
-    type Decision = (usize, (Action, Option<Showing>));
+    type Decided = (usize, Decision);
 
     /// A whole game of `simple` (seat two) against a seat that knocks whenever it may: its log
     /// header, its events, and where the AI decided (the number of events before, and what it
     /// chose).
-    fn simple_game(seed: u64) -> (LogHeader, Vec<Event>, Vec<Decision>) {
+    fn simple_game(seed: u64) -> (LogHeader, Vec<Event>, Vec<Decided>) {
         let rules = gin_rules::Ruleset::standard();
         let log = LogHeader::new(seed, &rules, None);
         let (mut game, mut events) = Game::new(&rules, seed);
         let params = AgentParams::default();
-        let ((seat, mut agent), _) = build_ai("simple", Player::Two, &log, &params, &host()).unwrap();
+        let (seat, mut agent) = build_ai("simple", Player::Two, &log, &params, &host()).unwrap();
         for event in &events {
             agent.observe(&event.seen_by(seat));
         }
@@ -797,11 +790,12 @@ mod tests {
         while let Some(player) = game.to_act() {
             let (action, showing) = if player == seat {
                 let chosen = ai_move(agent.as_mut(), &game, player);
-                decisions.push((events.len(), chosen));
-                chosen
+                decisions.push((events.len(), chosen.clone()));
+                let Decision::Play { action, showing } = chosen else { panic!("simple resigned") };
+                (action, showing)
             } else {
                 let legal = game.legal_actions();
-                let knock = legal.iter().copied().find(|action| matches!(action, Action::Knock { .. }));
+                let knock = legal.iter().copied().find(|action| matches!(action, gin_engine::Action::Knock { .. }));
                 (knock.unwrap_or(legal[0]), None)
             };
             let produced = game.play_with(player, action, showing.as_ref()).unwrap();
@@ -832,7 +826,7 @@ mod tests {
         assert!(is_finished(&save_v1(&header, &log, &events)));
         // Stopped at any of the AI's moves, the AI rebuilt from the record makes the same move.
         assert!(decisions.len() > 20, "{} decisions", decisions.len());
-        for &(at, chosen) in &decisions {
+        for (at, chosen) in decisions {
             let resumed = resume(&save(&header, &log, &events[..at]));
             let (seat, mut ai) = resumed.ai.expect("an AI");
             assert_eq!(ai_move(ai.as_mut(), &resumed.game, seat), chosen, "resumed after {at} events");
@@ -1016,14 +1010,14 @@ mod tests {
         let (_, rest) = FIXTURE.split_once('\n').unwrap();
         let human = open(FIXTURE).unwrap().header.human.unwrap();
         let (log, logged) = read_log(rest).unwrap();
-        let ((seat, mut agent), _) = build_ai("expert", human.opponent(), &log, &changed, &host()).unwrap();
+        let (seat, mut agent) = build_ai("expert", human.opponent(), &log, &changed, &host()).unwrap();
         assert_eq!(seat, human.opponent());
         let (mut game, _) = Game::new(&log.rules, log.seed);
         let mut disagreements = 0;
         for (_, event) in &logged {
             if let Some((player, action, showing)) = gin_engine::recorded_action(event, &game) {
                 if player == seat {
-                    disagreements += usize::from(ai_move(agent.as_mut(), &game, player).0 != action);
+                    disagreements += usize::from(ai_move(agent.as_mut(), &game, player).action() != Some(action));
                 }
                 game.play_with(player, action, showing.as_ref()).unwrap();
             }

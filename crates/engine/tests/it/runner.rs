@@ -1,8 +1,8 @@
 //! The match runner: whole games between agents, forfeits, matches.
 
 use gin_engine::{
-    Action, Agent, Event, GameOutcome, LogHeader, PlayerView, RandomAgent, RunOptions, play_game, play_game_observed,
-    play_match, replay, write_log,
+    Action, Agent, Decision, Event, GameOutcome, LogHeader, PlayerView, RandomAgent, RunOptions, play_game,
+    play_game_observed, play_match, replay, write_log,
 };
 use gin_rules::{ByPlayer, Player, Ruleset, Showing};
 
@@ -43,10 +43,10 @@ impl Agent for Cheater {
         self.inner.start_game(seat, rules, seed);
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
         if self.after == 0 {
             let foreign = view.hand.complement().first().expect("some card is not held");
-            return Action::Discard { card: foreign };
+            return Decision::play(Action::Discard { card: foreign });
         }
         self.after -= 1;
         self.inner.choose(view, legal)
@@ -63,7 +63,7 @@ fn an_illegal_action_forfeits_the_game() {
         panic!("expected a forfeit, got {:?}", record.outcome)
     };
     assert_eq!(*player, Player::One);
-    assert!(matches!(action, Action::Discard { .. }));
+    assert!(matches!(action, Some(Action::Discard { .. })));
     assert!(reason.contains("not in player 1's hand") || reason.contains("cannot discard"), "{reason}");
     assert_eq!(record.outcome.winner(), Some(Player::Two));
 }
@@ -132,7 +132,7 @@ impl Agent for Recorder {
         self.seen.push(event.clone());
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
         self.inner.choose(view, legal)
     }
 }
@@ -195,10 +195,13 @@ impl Agent for Shower {
         "shower"
     }
 
-    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Action {
-        HighCardOut.choose(view, legal)
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        let action = high_card_out::pick(legal);
+        if action.shows_cards() { Decision::showing(action, self.show(view, action)) } else { Decision::play(action) }
     }
+}
 
+impl Shower {
     fn show(&mut self, view: &PlayerView<'_>, action: Action) -> Option<Showing> {
         self.asked += 1;
         let solver = view.rules.solver();
@@ -255,7 +258,42 @@ fn a_showing_the_referee_refuses_forfeits_the_game() {
         panic!("expected a forfeit, got {:?}", record.outcome)
     };
     assert_eq!((*player, cheat.asked), (Player::One, 1));
-    assert!(matches!(action, Action::Knock { .. }), "{action}");
+    assert!(matches!(action, Some(Action::Knock { .. })), "{action:?}");
     assert!(reason.starts_with("the cards shown are"), "{reason}");
     assert_eq!(record.outcome.winner(), Some(Player::Two));
+}
+
+/// Plays randomly, and resigns at its `after`-th decision.
+struct Resigner {
+    inner: RandomAgent,
+    after: usize,
+}
+
+impl Agent for Resigner {
+    fn name(&self) -> &str {
+        "resigner"
+    }
+
+    fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
+        if self.after == 0 {
+            return Decision::resign("it has had enough");
+        }
+        self.after -= 1;
+        self.inner.choose(view, legal)
+    }
+}
+
+#[test]
+fn a_resignation_is_recorded_as_the_forfeit() {
+    let rules = Ruleset::standard();
+    let mut honest = RandomAgent::default();
+    let mut resigner = Resigner { inner: RandomAgent::default(), after: 7 };
+    let record = play_game(&rules, 3, ByPlayer([&mut honest, &mut resigner]), RunOptions::default());
+    assert_eq!(
+        record.outcome,
+        GameOutcome::Forfeit { player: Player::Two, action: None, reason: "it has had enough".to_owned() }
+    );
+    assert_eq!(record.outcome.winner(), Some(Player::One));
+    assert_eq!(Decision::resign("x").action(), None);
+    assert_eq!(Decision::from(Action::DrawStock), Decision::play(Action::DrawStock));
 }
