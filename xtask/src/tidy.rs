@@ -15,7 +15,8 @@ pub(crate) const CRATES: &[(&str, &[&str])] = &[
     ("engine", &["cards", "rules"]),
     ("ai", &["cards", "rules", "engine"]),
     ("protocol", &["cards", "rules", "engine"]),
-    ("cli", &["cards", "rules", "engine", "ai", "protocol"]),
+    ("arena", &["cards", "rules", "engine", "ai", "protocol"]),
+    ("cli", &["cards", "rules", "engine", "ai", "protocol", "arena"]),
     ("xtask", &["cards", "rules", "engine", "ai", "protocol"]),
 ];
 

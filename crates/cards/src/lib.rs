@@ -32,4 +32,4 @@ mod serde_impls;
 pub use card::{Card, Rank, Suit};
 pub use card_set::{CardSet, Iter};
 pub use deck::{Deck, DeckError};
-pub use parse::{ParseError, excerpt};
+pub use parse::{ParseError, excerpt, untrusted};

@@ -75,6 +75,24 @@ pub fn excerpt(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// Text that came from outside (typed, read from a file, sent by a program) as it may be shown
+/// on a terminal: control characters escaped (`\u{1b}`), never sent raw, and at most
+/// `max_chars` characters, with `…` after a cut.
+pub fn untrusted(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(max_chars) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().nth(max_chars).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 fn parse_prefix<'a>(text: &'a str, token: &str) -> Result<(Card, &'a str), ParseError> {
     let mut chars = text.chars();
     let first = chars.next().ok_or(ParseError::Empty)?;

@@ -9,7 +9,7 @@ use clap::Args;
 use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec};
 
-use crate::sim::load_params;
+use crate::agents::load_params;
 use crate::{Failure, Outcome};
 
 /// `gin help bot`.

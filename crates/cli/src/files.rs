@@ -18,14 +18,7 @@ pub(crate) const MAX_SAVE_FILE: u64 = 64 << 20;
 /// The longest line `gin analyze` reads as a hand: 64 KiB (a hand is about 30 bytes).
 pub(crate) const MAX_HAND_LINE: usize = 64 << 10;
 
-/// `1 MiB`, `64 KiB`, `200 bytes`.
-pub(crate) fn size(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
-}
+pub(crate) use gin_arena::size;
 
 /// The bytes of the file at `path`, which `what` names in messages ("the rules file"), if it is
 /// a regular file of at most `limit` bytes.

@@ -10,16 +10,14 @@
 //! command line's own definition.
 //! This crate is the only one that prints: the libraries return values, the commands render them.
 
+mod agents;
 mod analyze;
 mod bot;
 mod completions;
-mod external;
 mod files;
 #[cfg(test)]
 mod fuzzing;
 mod invocation;
-#[cfg(target_os = "linux")]
-mod keeper;
 mod league;
 mod man;
 mod play;
@@ -28,7 +26,6 @@ mod replay;
 mod rules_arg;
 mod settings;
 mod sim;
-mod stats;
 
 use std::io;
 use std::process::ExitCode;
@@ -69,7 +66,7 @@ enum Command {
     /// Run an agent program so that nothing it starts outlives it (started by gin itself).
     #[cfg(target_os = "linux")]
     #[command(name = "agent-keeper", hide = true)]
-    AgentKeeper(keeper::KeeperArgs),
+    AgentKeeper(agents::KeeperArgs),
     /// Show a hand's best melds, its deadwood, and whether it can knock or is gin.
     #[command(long_about = analyze::LONG_ABOUT, after_help = analyze::AFTER_HELP)]
     Analyze(analyze::AnalyzeArgs),
@@ -135,7 +132,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         #[cfg(target_os = "linux")]
-        Command::AgentKeeper(args) => return keeper::run(args),
+        Command::AgentKeeper(args) => return gin_arena::keeper::run(&args.program),
         Command::Analyze(args) => analyze::run(args),
         Command::Bot(args) => bot::run(args),
         Command::Completions(args) => completions::run(args, Cli::command()),

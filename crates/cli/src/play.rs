@@ -23,7 +23,7 @@ use gin_cards::CardSet;
 use gin_engine::{Action, Decision, Event, Game, LogHeader, Phase, PlayError, agent_seed};
 use gin_rules::{ByPlayer, Player};
 
-use crate::external;
+use crate::agents;
 use crate::rules_arg::RulesArg;
 use crate::{Failure, Outcome};
 use input::{CardRef, Command};
@@ -122,7 +122,7 @@ pub(crate) struct PlayArgs {
     #[arg(long, value_name = "NAME")]
     ai: Option<String>,
     #[command(flatten)]
-    limits: external::LimitArgs,
+    limits: agents::LimitArgs,
     /// The seed of the deal, from 0 to 2^64 - 1 (printed at the start when drawn from the clock).
     #[arg(long, value_name = "N", value_parser = crate::sim::parse_seed)]
     seed: Option<u64>,
@@ -226,14 +226,14 @@ fn play_at_the_table(
     skin: table::Skin,
     look: Look,
     opening: &[String],
-    host: &external::Host,
+    host: &gin_arena::Host,
     out: &mut impl Write,
 ) -> Result<Outcome, Failure> {
     // Another game: the same opponent (a program only when named on the command line) and
     // rules, a new deal from the clock, a new save.
     let ai = match (&args.ai, &session.header.ai) {
         (Some(ai), _) => Some(ai.clone()),
-        (None, Some(ai)) if !external::names_program(ai) => Some(ai.clone()),
+        (None, Some(ai)) if !gin_arena::names_program(ai) => Some(ai.clone()),
         _ => None,
     };
     let hotseat = session.header.human.is_none();
@@ -372,7 +372,7 @@ enum Stop {
 }
 
 impl Session {
-    fn new(args: &PlayArgs, look: Look, terminal: bool, host: &external::Host) -> Result<Session> {
+    fn new(args: &PlayArgs, look: Look, terminal: bool, host: &gin_arena::Host) -> Result<Session> {
         let (mut rules, _) = args.rules.load()?;
         if let Some(target) = args.target {
             rules.target = target;
@@ -386,7 +386,7 @@ impl Session {
         rules: &gin_rules::Ruleset,
         look: Look,
         terminal: bool,
-        host: &external::Host,
+        host: &gin_arena::Host,
     ) -> Result<Session> {
         let seed = args.seed.unwrap_or_else(clock_seed);
         let log = LogHeader::new(seed, rules, None);

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::io::{self, IsTerminal};
 
+pub(crate) use gin_cards::untrusted;
 use gin_cards::{Card, CardSet};
 use gin_rules::Meld;
 
@@ -93,24 +94,6 @@ pub(crate) const MAX_MESSAGE_CHARS: usize = 1000;
 /// [`MAX_MESSAGE_CHARS`] characters.
 pub(crate) fn message(text: &str) -> String {
     text.split('\n').map(|line| untrusted(line, MAX_MESSAGE_CHARS)).collect::<Vec<_>>().join("\n")
-}
-
-/// Text that came from outside (typed, read from a file, sent by a program) as it may be shown
-/// on a terminal: control characters escaped (`\u{1b}`), never sent raw, and at most
-/// `max_chars` characters, with `…` after a cut.
-pub(crate) fn untrusted(text: &str, max_chars: usize) -> String {
-    let mut out = String::new();
-    for c in text.chars().take(max_chars) {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    if text.chars().nth(max_chars).is_some() {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

@@ -4,23 +4,16 @@
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::num::NonZero;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::time::Instant;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, anyhow};
 use clap::Args;
 use gin_ai::registry::AgentParams;
-use gin_engine::{Agent, GameOutcome, RunOptions, game_seed, play_game_observed};
-use gin_rules::{ByPlayer, Player, Ruleset};
+use gin_arena::{AgentChoice, AgentFigures, ArenaError, Figures, Forfeit, MAX_THREADS, Watch};
 
-use crate::external::{self, AgentChoice};
-use crate::files;
+use crate::agents::{self, load_params};
 use crate::rules_arg::{RulesArg, RulesSource};
-use crate::stats::{AgentFigures, Figures, GameObserver, Side, Tally};
 use crate::{Failure, Outcome};
 
 /// `gin help sim`: what the command does and what each figure means.
@@ -93,9 +86,6 @@ Examples:
   gin sim --a random --b random --threads 1
   gin sim --a 'cmd:python3 docs/examples/random_agent.py' --b simple --games 100";
 
-/// How often the progress bar is redrawn.
-const TICK: Duration = Duration::from_millis(100);
-
 /// The arguments of `gin sim`.
 #[derive(Debug, Args)]
 pub(crate) struct SimArgs {
@@ -133,7 +123,7 @@ pub(crate) struct SimArgs {
     json: bool,
 
     #[command(flatten)]
-    limits: external::LimitArgs,
+    limits: agents::LimitArgs,
 
     /// Stop the match once one agent has forfeited this many games (an agent program that keeps
     /// failing); 0 never stops.
@@ -169,10 +159,6 @@ pub(crate) fn parse_forfeits(text: &str) -> Result<u64, String> {
     }
 }
 
-/// The most threads `--threads` may ask for: far more than the cores of any machine, where more
-/// threads only help agent programs that keep the host waiting.
-pub(crate) const MAX_THREADS: usize = 256;
-
 /// `--threads`: from 1 to [`MAX_THREADS`].
 pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
     match text.trim().parse::<u64>() {
@@ -202,10 +188,10 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
         eprintln!("note: --games {} is odd: playing {} games, {pairs} mirrored pairs", args.games, pairs * 2);
     }
     let threads =
-        args.threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, NonZero::get).min(MAX_THREADS));
+        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, NonZero::get).min(MAX_THREADS));
     let threads = threads.min(usize::try_from(pairs).unwrap_or(usize::MAX));
     let host = args.limits.host();
-    let plan = Match {
+    let plan = gin_arena::Match {
         rules: &rules,
         seed: args.seed,
         pairs,
@@ -216,12 +202,13 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     };
 
     let started = Instant::now();
-    let progress = io::stderr().is_terminal().then(|| Progress::new(pairs * 2));
-    let played = plan.play(threads, progress.as_ref());
+    let progress = Progress::new(pairs * 2);
+    let played = plan.play(threads, &progress);
+    progress.clear();
     if let Some(note) = host.closing_note() {
         eprintln!("{note}");
     }
-    let tally = played?;
+    let tally = played.map_err(stopped)?;
     let elapsed = started.elapsed();
 
     let names = specs.each_ref().map(ToString::to_string);
@@ -245,210 +232,84 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     Ok(Outcome::Success)
 }
 
-/// Reads `--param`.
-pub(crate) fn load_params(path: &Path) -> Result<AgentParams> {
-    let text = files::read_text(path, "the parameter file", files::MAX_SETTINGS_FILE)?;
-    AgentParams::from_json(&text)
-        .map_err(|message| anyhow::anyhow!("invalid parameter file `{}`: {message}", path.display()))
-}
-
-/// What is played: the same for every thread.
-pub(crate) struct Match<'a> {
-    pub rules: &'a Ruleset,
-    pub seed: u64,
-    pub pairs: u64,
-    /// The agents of `a` and `b`.
-    pub specs: &'a [AgentChoice; 2],
-    pub params: &'a AgentParams,
-    /// Where agent programs run: their time limits and logs.
-    pub host: &'a external::Host,
-    /// Forfeits of one side that stop the match (0: never).
-    pub max_forfeits: u64,
-}
-
-/// The forfeits of each side so far, across the workers, and why the last one happened.
-#[derive(Default)]
-struct Forfeits {
-    count: [AtomicU64; 2],
-    last: Mutex<Option<String>>,
-}
-
-impl Match<'_> {
-    /// Plays every pair on `threads` threads that take the next pair from a shared counter, and
-    /// adds up their tallies (integer sums: the order they finish in does not matter).
-    pub(crate) fn play(&self, threads: usize, progress: Option<&Progress>) -> Result<Tally> {
-        let next_pair = AtomicU64::new(0);
-        let games_done = AtomicU64::new(0);
-        let forfeits = Forfeits::default();
-        let total = thread::scope(|scope| {
-            // Each worker holds a sender; the channel closes when the last one ends, even by a panic.
-            let (finished, all_finished) = mpsc::channel::<()>();
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    let finished = finished.clone();
-                    let (next_pair, games_done, forfeits) = (&next_pair, &games_done, &forfeits);
-                    scope.spawn(move || {
-                        let _finished = finished;
-                        let result = self.work(next_pair, games_done, forfeits);
-                        if result.is_err() {
-                            // Leave no pair for the others.
-                            next_pair.fetch_max(self.pairs, Ordering::Relaxed);
-                        }
-                        result
-                    })
-                })
-                .collect();
-            drop(finished);
-            while let Err(RecvTimeoutError::Timeout) = all_finished.recv_timeout(TICK) {
-                if let Some(progress) = progress {
-                    progress.draw(games_done.load(Ordering::Relaxed));
-                }
-            }
-            if let Some(progress) = progress {
-                progress.clear();
-            }
-            let mut total = Tally::default();
-            for worker in workers {
-                let tally = worker
-                    .join()
-                    .map_err(|_| anyhow!("a game stopped on an internal error (a bug in an agent or the engine)"))??;
-                total.add(&tally);
-            }
-            Ok::<Tally, anyhow::Error>(total)
-        })?;
-        for (side, count) in ["a", "b"].iter().zip(&forfeits.count) {
-            let count = count.load(Ordering::Relaxed);
-            if self.max_forfeits > 0 && count >= self.max_forfeits {
-                let last = forfeits.last.lock().map(|last| last.clone()).unwrap_or_default().unwrap_or_default();
-                return Err(anyhow!(
-                    "--{side} {} forfeited {count} games, the most --max-forfeits allows: the match was stopped \
-                     after {} of {} games (the last forfeit: {last})",
-                    self.specs[usize::from(*side == "b")],
-                    total.games,
-                    self.pairs * 2
-                ));
-            }
-        }
-        Ok(total)
-    }
-
-    /// One worker: plays pairs until none is left, with new built-in agents for every game, so
-    /// that no agent carries anything from one game to the next (and results cannot depend on
-    /// which thread played what). An agent program is started once per worker and side and plays
-    /// game after game (each begins with `start_game` and its seed); after a forfeit it is
-    /// replaced by a fresh one.
-    fn work(&self, next_pair: &AtomicU64, games_done: &AtomicU64, forfeits: &Forfeits) -> Result<Tally> {
-        let mut tally = Tally::default();
-        let mut programs: [Option<Box<dyn Agent + Send>>; 2] = [None, None];
-        loop {
-            let pair = next_pair.fetch_add(1, Ordering::Relaxed);
-            if pair >= self.pairs {
-                return Ok(tally);
-            }
-            let seed = game_seed(self.seed, pair);
-            // `a` in seat one, then in seat two: the same deals with the seats swapped.
-            for a_seat in Player::ALL {
-                let sides = Side::A.seated(a_seat);
-                let mut build = |seat: Player| {
-                    let side = sides[seat].index();
-                    let spec = &self.specs[side];
-                    match programs[side].take() {
-                        Some(program) => Ok(program),
-                        None => external::build_agent(spec, self.params, self.host).with_context(|| format!("{spec}")),
-                    }
-                };
-                let (mut one, mut two) = (build(Player::One)?, build(Player::Two)?);
-                let agents: ByPlayer<&mut dyn Agent> = ByPlayer::new(one.as_mut(), two.as_mut());
-                let mut observer = GameObserver::new(&mut tally, self.rules, sides);
-                let options = RunOptions { keep_events: false, ..RunOptions::default() };
-                let record = play_game_observed(self.rules, seed, agents, options, &mut |event| {
-                    observer.observe(event);
-                });
-                observer.finish(&record.outcome);
-                if let GameOutcome::Forfeit { player, reason, .. } = &record.outcome {
-                    let side = if sides[*player] == Side::A { "a" } else { "b" };
-                    // What a program sent is escaped where it is quoted; the whole line is made
-                    // safe for the terminal again here.
-                    let note = format!(
-                        "note: game seed {seed}, --a in seat {}: --{side} forfeits: {reason}",
-                        a_seat.index() + 1
-                    );
-                    eprintln!("{}", crate::render::message(&note));
-                    let count = forfeits.count[sides[*player].index()].fetch_add(1, Ordering::Relaxed) + 1;
-                    if let Ok(mut last) = forfeits.last.lock() {
-                        *last = Some(reason.clone());
-                    }
-                    if self.max_forfeits > 0 && count >= self.max_forfeits {
-                        // Leave no pair for anyone: the match stops.
-                        next_pair.fetch_max(self.pairs, Ordering::Relaxed);
-                        games_done.fetch_add(1, Ordering::Relaxed);
-                        return Ok(tally);
-                    }
-                }
-                // Keep a program that played its game through for the next one.
-                let forfeited = match &record.outcome {
-                    GameOutcome::Forfeit { player, .. } => Some(*player),
-                    _ => None,
-                };
-                for (seat, agent) in [(Player::One, one), (Player::Two, two)] {
-                    let side = sides[seat].index();
-                    if self.specs[side].is_program() && forfeited != Some(seat) {
-                        programs[side] = Some(agent);
-                    }
-                }
-                games_done.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-/// A progress bar on standard error.
+/// A progress bar on standard error, and the notes of forfeits: what a match's [`Watch`] hears,
+/// shown.
 pub(crate) struct Progress {
-    total: u64,
-    started: Instant,
-    /// Games played before the current match (a league plays several).
-    before: std::cell::Cell<u64>,
+    /// The bar, when standard error is a terminal: the games in all, and when the run began.
+    bar: Option<(u64, Instant)>,
 }
 
 impl Progress {
     const WIDTH: usize = 30;
 
-    /// A bar for `total` games, starting now.
+    /// A bar for `total` games, starting now, if standard error is a terminal (the notes go there
+    /// in any case).
     pub(crate) fn new(total: u64) -> Progress {
-        Progress { total, started: Instant::now(), before: std::cell::Cell::new(0) }
+        Progress { bar: io::stderr().is_terminal().then(|| (total, Instant::now())) }
     }
 
-    /// Counts `games` more as played before the next match's.
-    pub(crate) fn add_before(&self, games: u64) {
-        self.before.set(self.before.get() + games);
+    /// Whether a bar is drawn.
+    pub(crate) fn shows_bar(&self) -> bool {
+        self.bar.is_some()
     }
 
-    fn draw(&self, done: u64) {
-        let done = (done + self.before.get()).min(self.total);
-        let fraction = if self.total == 0 { 1.0 } else { done as f64 / self.total as f64 };
+    /// Clears the bar.
+    pub(crate) fn clear(&self) {
+        if self.bar.is_some() {
+            let mut stderr = io::stderr().lock();
+            let _ = write!(stderr, "\r\x1b[2K");
+            let _ = stderr.flush();
+        }
+    }
+}
+
+impl Watch for Progress {
+    fn games_done(&self, done: u64) {
+        let Some((total, started)) = self.bar else { return };
+        let done = done.min(total);
+        let fraction = if total == 0 { 1.0 } else { done as f64 / total as f64 };
         let filled = ((fraction * Self::WIDTH as f64) as usize).min(Self::WIDTH);
-        let seconds = self.started.elapsed().as_secs_f64();
+        let seconds = started.elapsed().as_secs_f64();
         let rate = done as f64 / seconds.max(1e-9);
-        let left =
-            if done == 0 { String::from("?") } else { format!("{:.0}", ((self.total - done) as f64 / rate).ceil()) };
+        let left = if done == 0 { String::from("?") } else { format!("{:.0}", ((total - done) as f64 / rate).ceil()) };
         let mut stderr = io::stderr().lock();
         // A failed write to the terminal only loses the bar.
         let _ = write!(
             stderr,
-            "\r\x1b[2K[{}{}] {:>3.0}%  {done}/{} games  {} games/s  {left} s left",
+            "\r\x1b[2K[{}{}] {:>3.0}%  {done}/{total} games  {} games/s  {left} s left",
             "#".repeat(filled),
             ".".repeat(Self::WIDTH - filled),
             fraction * 100.0,
-            self.total,
             thousands(rate as u64),
         );
         let _ = stderr.flush();
     }
 
-    pub(crate) fn clear(&self) {
-        let mut stderr = io::stderr().lock();
-        let _ = write!(stderr, "\r\x1b[2K");
-        let _ = stderr.flush();
+    fn forfeit(&self, forfeit: &Forfeit) {
+        // What a program sent is escaped where it is quoted; the whole line is made safe for the
+        // terminal again here.
+        let note = format!(
+            "note: game seed {}, --a in seat {}: --{} forfeits: {}",
+            forfeit.seed,
+            forfeit.a_seat.index() + 1,
+            forfeit.side.name(),
+            forfeit.reason
+        );
+        self.clear();
+        eprintln!("{}", crate::render::message(&note));
+    }
+}
+
+/// The error of a match or a league as the command line says it: a side by its option.
+pub(crate) fn stopped(err: ArenaError) -> anyhow::Error {
+    match err {
+        ArenaError::Forfeits { side, agent, count, played, games, last } => anyhow!(
+            "--{} {agent} forfeited {count} games, the most --max-forfeits allows: the match was stopped after \
+             {played} of {games} games (the last forfeit: {last})",
+            side.name()
+        ),
+        ArenaError::Pairing { a, b, error } => stopped(*error).context(format!("{a} against {b}")),
+        other => anyhow::Error::new(other),
     }
 }
 
@@ -574,23 +435,5 @@ mod tests {
         assert!(parse_threads("257").unwrap_err().contains("at most 256 threads"));
         assert!(parse_threads("100000").unwrap_err().contains("at most 256 threads"));
         assert!(parse_threads("99999999999999999999999").unwrap_err().contains("from 1 to 256"));
-    }
-
-    #[test]
-    fn a_match_is_the_same_on_any_number_of_threads() {
-        let rules = Ruleset::eaai();
-        let specs = ["random".parse().unwrap(), "random".parse().unwrap()];
-        let params = AgentParams::default();
-        let host = external::Host::new(external::Limits {
-            decision: Duration::from_secs(10),
-            startup: Duration::from_secs(10),
-        });
-        let game =
-            Match { rules: &rules, seed: 3, pairs: 5, specs: &specs, params: &params, host: &host, max_forfeits: 0 };
-        let one = game.play(1, None).unwrap();
-        assert_eq!(one.games, 10);
-        assert_eq!(game.play(3, None).unwrap(), one);
-        // The same agent on both sides: mirrored games are the same games, seats swapped.
-        assert_eq!(one.agent(Side::A), one.agent(Side::B));
     }
 }

@@ -35,7 +35,8 @@ use gin_rules::{ByPlayer, Player};
 use serde::{Deserialize, Serialize};
 
 use super::digest;
-use crate::external::{self, AgentChoice};
+use gin_arena::AgentChoice;
+
 use crate::files;
 
 /// The `format` of line 1.
@@ -93,10 +94,10 @@ pub(super) fn build_ai(
     seat: Player,
     header: &LogHeader,
     params: &AgentParams,
-    host: &external::Host,
+    host: &gin_arena::Host,
 ) -> Result<Opponent> {
     let parsed: AgentChoice = spec.parse().map_err(|err| anyhow!("{err}"))?;
-    let mut agent = external::build_agent(&parsed, params, host)?;
+    let mut agent = gin_arena::build_agent(&parsed, params, host)?;
     agent.start_game(seat, &header.rules, agent_seed(header.seed, seat));
     Ok((seat, agent))
 }
@@ -205,7 +206,7 @@ pub(super) fn load(
     path: &Path,
     ai: Option<&str>,
     params: &AgentParams,
-    host: &external::Host,
+    host: &gin_arena::Host,
     recover: bool,
 ) -> Result<Resumed> {
     let bytes = files::read_bytes(path, "the save file", files::MAX_SAVE_FILE)?;
@@ -291,7 +292,7 @@ fn rebuild(
     text: &str,
     ai: Option<&str>,
     params: &AgentParams,
-    host: &external::Host,
+    host: &gin_arena::Host,
     recover: bool,
 ) -> Result<Resumed> {
     let Record { mut header, log, game, events, damage } = replay_save(text, recover)?;
@@ -309,7 +310,7 @@ fn rebuild(
         (None, None, Some(_)) => bail!("this save is a game between two people: --ai does not apply to it"),
         (None, None, None) => None,
         (Some(_), Some(_), Some(chosen)) => Some(chosen.to_owned()),
-        (Some(saved), Some(_), None) if external::names_program(saved) => {
+        (Some(saved), Some(_), None) if gin_arena::names_program(saved) => {
             notes.push(format!(
                 "The save's opponent is a program (`{}`), and a save never starts a program: playing on \
                  against {STAND_IN}. To play on against the program, name it: --ai '{}'.",
@@ -700,8 +701,8 @@ pub(super) fn is_finished(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn host() -> external::Host {
-        external::Host::new(external::Limits {
+    fn host() -> gin_arena::Host {
+        gin_arena::Host::new(gin_arena::Limits {
             decision: std::time::Duration::from_secs(10),
             startup: std::time::Duration::from_secs(10),
         })

@@ -1,5 +1,6 @@
-//! `gin agent-keeper -- PROGRAM ARGS...` (hidden, Linux): what stands between the host and an
-//! agent program, so that nothing the program starts outlives it.
+//! The keeper (Linux): what stands between the host and an agent program, so that nothing the
+//! program starts outlives it. A binary runs it as its `agent-keeper -- PROGRAM ARGS...` command
+//! (the `gin` binary's is hidden) and hands it to [`crate::Host::with_keeper`].
 //!
 //! The host starts the keeper instead of the program, with the program's three pipes. The keeper
 //! becomes a *child subreaper* (`PR_SET_CHILD_SUBREAPER`): every process the program starts,
@@ -11,7 +12,7 @@
 //! left under it, until none is left, and exits as the program did (its status, or its signal).
 //!
 //! A program that cannot be started is told on its standard output as one line,
-//! [`KEEPER_FAILED`] and the reason, and the keeper exits with status 127.
+//! `gin-agent-keeper: cannot start the program: ` and the reason, and the keeper exits with status 127.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -19,13 +20,12 @@ use std::process::{Command, ExitCode};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use clap::Args;
 use nix::errno::Errno;
 use nix::sys::signal::{self, SigSet, SigmaskHow, Signal};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid, waitpid};
 use nix::unistd::{Pid, getpid, getppid};
 
-use crate::external::KEEPER_FAILED;
+use crate::host::KEEPER_FAILED;
 
 /// How often the keeper looks whether the host is still there.
 const WATCH: Duration = Duration::from_millis(100);
@@ -34,15 +34,7 @@ const WATCH: Duration = Duration::from_millis(100);
 const CLEAN_UP: Duration = Duration::from_secs(5);
 
 /// The options of `gin agent-keeper`.
-#[derive(Debug, Args)]
-pub(crate) struct KeeperArgs {
-    /// The program and its arguments.
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "PROGRAM")]
-    program: Vec<OsString>,
-}
-
-/// Runs the keeper; exits as the program did.
-pub(crate) fn run(args: &KeeperArgs) -> ExitCode {
+pub fn run(program: &[OsString]) -> ExitCode {
     let host = getppid();
     // Every signal the keeper waits for is blocked before any thread starts, so that all of
     // them arrive through `wait` (the program starts with an empty mask: the standard library
@@ -58,7 +50,7 @@ pub(crate) fn run(args: &KeeperArgs) -> ExitCode {
         // The host went away before the program started.
         return ExitCode::from(1);
     }
-    let (name, rest) = args.program.split_first().expect("clap requires a program");
+    let Some((name, rest)) = program.split_first() else { return fail("no program to keep") };
     let mut command = Command::new(name);
     command.args(rest);
     std::os::unix::process::CommandExt::process_group(&mut command, 0);

@@ -1,4 +1,4 @@
-//! The statistics of `gin sim`: [`Tally`], integer counts that a [`GameObserver`] fills from a
+//! The statistics of a match: [`Tally`], integer counts that a [`GameObserver`] fills from a
 //! game's events and that add up across games and threads in any order, and [`Figures`], the
 //! rates and averages computed from them once, at the end.
 
@@ -10,9 +10,9 @@ use serde::Serialize;
 /// The z value of a two-sided 95% confidence interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
-/// One of the two agents compared: `--a` or `--b`, whatever seat it has in a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Side {
+/// One of the two agents compared: `a` or `b`, whatever seat it has in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
     /// The agent of `--a`.
     A,
     /// The agent of `--b`.
@@ -21,23 +21,31 @@ pub(crate) enum Side {
 
 impl Side {
     /// Both sides, `a` first.
-    pub(crate) const ALL: [Side; 2] = [Side::A, Side::B];
+    pub const ALL: [Side; 2] = [Side::A, Side::B];
 
     /// The index of the side's tally: 0 for `a`, 1 for `b`.
-    pub(crate) const fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The other side.
-    pub(crate) const fn other(self) -> Side {
+    pub const fn other(self) -> Side {
         match self {
             Side::A => Side::B,
             Side::B => Side::A,
         }
     }
 
+    /// `a` or `b`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::A => "a",
+            Side::B => "b",
+        }
+    }
+
     /// The seats of a game where this side sits in `seat`: who sits where.
-    pub(crate) fn seated(self, seat: Player) -> ByPlayer<Side> {
+    pub fn seated(self, seat: Player) -> ByPlayer<Side> {
         let mut sides = ByPlayer::new(self.other(), self.other());
         sides[seat] = self;
         sides
@@ -49,7 +57,7 @@ impl Side {
 /// A "turn" is one of the agent's draws: from the stock, from the discard pile, or taking the
 /// first upcard. Hand figures count completed hands only (scored or dead).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct AgentTally {
+pub struct AgentTally {
     /// Games won, forfeits of the opponent included.
     pub wins: u64,
     /// Games lost, own forfeits included.
@@ -84,7 +92,7 @@ pub(crate) struct AgentTally {
 
 impl AgentTally {
     /// Adds `other`'s counts to these.
-    pub(crate) fn add(&mut self, other: &AgentTally) {
+    pub fn add(&mut self, other: &AgentTally) {
         // Destructured so that a new count cannot be forgotten here.
         let AgentTally {
             wins,
@@ -123,7 +131,7 @@ impl AgentTally {
 
 /// The counts of many games: integers only, so that sums in any order give the same result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Tally {
+pub struct Tally {
     /// Games played.
     pub games: u64,
     /// Games abandoned at the hand limit, won by nobody.
@@ -142,7 +150,7 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// Adds `other`'s counts to these.
-    pub(crate) fn add(&mut self, other: &Tally) {
+    pub fn add(&mut self, other: &Tally) {
         let Tally { games, abandoned, hands, dead_hands, ties, turns, agents } = other;
         self.games += games;
         self.abandoned += abandoned;
@@ -156,7 +164,7 @@ impl Tally {
     }
 
     /// The counts of one side.
-    pub(crate) fn agent(&self, side: Side) -> &AgentTally {
+    pub fn agent(&self, side: Side) -> &AgentTally {
         &self.agents[side.index()]
     }
 
@@ -316,7 +324,7 @@ impl<'t> GameObserver<'t> {
 
 /// The Wilson score interval for `successes` out of `trials` at 95% confidence: `[0, 1]` when
 /// there are no trials.
-pub(crate) fn wilson_95(successes: u64, trials: u64) -> [f64; 2] {
+pub fn wilson_95(successes: u64, trials: u64) -> [f64; 2] {
     if trials == 0 {
         return [0.0, 1.0];
     }
@@ -338,7 +346,7 @@ fn ratio(numerator: u64, denominator: u64) -> Option<f64> {
 /// Everything `gin sim` reports about one agent; serialized as the `a` and `b` objects of
 /// `--json`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct AgentFigures {
+pub struct AgentFigures {
     /// The agent's spec.
     pub name: String,
     /// Games won.
@@ -388,7 +396,7 @@ pub(crate) struct AgentFigures {
 /// Everything `gin sim` reports, serialized as its `--json` object: no timings, no thread
 /// count, so that it is the same for the same seed however it ran.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct Figures {
+pub struct Figures {
     /// Games played.
     pub games: u64,
     /// Mirrored pairs of games.
@@ -415,7 +423,7 @@ pub(crate) struct Figures {
 
 impl Figures {
     /// The figures of `tally`, for the agents named `names` (`a` first) in a match seeded `seed`.
-    pub(crate) fn new(tally: &Tally, names: [&str; 2], seed: u64) -> Figures {
+    pub fn new(tally: &Tally, names: [&str; 2], seed: u64) -> Figures {
         let agent = |side: Side| {
             let counts = tally.agent(side);
             AgentFigures {

@@ -1,5 +1,5 @@
-//! `ExternalAgent`: a program that plays over the external-agent protocol (docs/protocol.md),
-//! and [`AgentChoice`], an agent spec that is either built in or `cmd:PROGRAM ARGS...`.
+//! [`Host`]: where agent programs run (their time limits, the run's folder of logs, the keeper),
+//! and `ExternalAgent`, a program that plays over the external-agent protocol (docs/protocol.md).
 //!
 //! The host never trusts the program. It writes to the program from a thread of its own (a
 //! program that does not read cannot block the game), reads its answers on another thread, and
@@ -12,40 +12,29 @@
 mod logs;
 mod process;
 
-use std::fmt;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use gin_ai::registry::AgentParams;
-use gin_ai::registry::{self, AgentSpec, SpecError};
+use gin_cards::untrusted;
 use gin_engine::{Action, Agent, Decision, Event, PlayerView};
+use gin_protocol::{Answer, HostMessage, MAX_LINE, v1};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset, Showing};
 
-use gin_protocol::{Answer, HostMessage, MAX_LINE, v1};
-
-use crate::files;
-use crate::render::untrusted;
+use crate::choice::Program;
 use logs::{LogDir, LogHandle};
 pub(crate) use process::KEEPER_FAILED;
 use process::{Line, Process, StderrState};
 
-/// The prefix of an agent spec that names a program, which speaks the protocol's current version.
-pub(crate) const PROGRAM_PREFIX: &str = "cmd:";
-
-/// The prefix of an agent spec that names a program written to the protocol's first version.
-pub(crate) const V1_PROGRAM_PREFIX: &str = "cmd-v1:";
-
 /// How long an agent program may take over one decision, in seconds, unless told otherwise.
-pub(crate) const DEFAULT_TIMEOUT: &str = "10";
+pub const DEFAULT_TIMEOUT: &str = "10";
 
 /// How long an agent program may take to start, on top of its first decision, unless told
 /// otherwise.
-pub(crate) const DEFAULT_STARTUP: &str = "10";
+pub const DEFAULT_STARTUP: &str = "10";
 
 /// How long a program that was told to quit may take to exit before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
@@ -53,165 +42,34 @@ const QUIT_GRACE: Duration = Duration::from_secs(1);
 /// The longest part of a program's line quoted in a message.
 const QUOTE: usize = 120;
 
-/// An agent by spec: built in (`simple`, `expert:knock_bias=2`) or a program (`cmd:python3 a.py`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum AgentChoice {
-    /// A built-in agent.
-    Builtin(AgentSpec),
-    /// A program and its arguments, split on whitespace.
-    Program(Program),
-}
-
-/// An agent program: its command line, and the version of the protocol it speaks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Program {
-    /// The program and its arguments.
-    pub words: Vec<String>,
-    /// [`gin_protocol::VERSION`], or 1 for a program started as `cmd-v1:`.
-    pub version: u32,
-}
-
-/// Why an agent spec names no agent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ChoiceError {
-    /// A built-in agent's spec that is not right.
-    Spec(SpecError),
-    /// `cmd:` with no program after it.
-    NoProgram,
-}
-
-impl fmt::Display for ChoiceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ChoiceError::Spec(err) => err.fmt(f),
-            ChoiceError::NoProgram => write!(f, "no program given: write {PROGRAM_PREFIX}PROGRAM ARGS..."),
-        }
-    }
-}
-
-impl std::error::Error for ChoiceError {}
-
-/// Whether `text` names a program (`cmd:...` or `cmd-v1:...`), as [`AgentChoice::from_str`] reads it.
-pub(crate) fn names_program(text: &str) -> bool {
-    let text = text.trim_start();
-    text.starts_with(PROGRAM_PREFIX) || text.starts_with(V1_PROGRAM_PREFIX)
-}
-
-impl FromStr for AgentChoice {
-    type Err = ChoiceError;
-
-    fn from_str(text: &str) -> Result<AgentChoice, ChoiceError> {
-        let text = text.trim_start();
-        let program = match (text.strip_prefix(PROGRAM_PREFIX), text.strip_prefix(V1_PROGRAM_PREFIX)) {
-            (Some(command), _) => Some((command, gin_protocol::VERSION)),
-            (None, Some(command)) => Some((command, v1::VERSION)),
-            (None, None) => None,
-        };
-        match program {
-            Some((command, version)) => {
-                let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
-                if words.is_empty() {
-                    return Err(ChoiceError::NoProgram);
-                }
-                Ok(AgentChoice::Program(Program { words, version }))
-            }
-            None => text.parse().map(AgentChoice::Builtin).map_err(ChoiceError::Spec),
-        }
-    }
-}
-
-impl fmt::Display for AgentChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AgentChoice::Builtin(spec) => spec.fmt(f),
-            AgentChoice::Program(Program { words, version }) => {
-                let prefix = if *version == v1::VERSION { V1_PROGRAM_PREFIX } else { PROGRAM_PREFIX };
-                write!(f, "{prefix}{}", words.join(" "))
-            }
-        }
-    }
-}
-
-impl AgentChoice {
-    /// Whether this is a built-in agent that `--param` configures: `expert`, `mc` or `mc-fast`.
-    pub(crate) fn is_expert(&self) -> bool {
-        matches!(self, AgentChoice::Builtin(spec) if matches!(spec.name.as_str(), "expert" | "mc" | "mc-fast"))
-    }
-
-    /// Whether this is a program played over the protocol.
-    pub(crate) fn is_program(&self) -> bool {
-        matches!(self, AgentChoice::Program(_))
-    }
-
-    /// Checks the spec without starting anything.
-    ///
-    /// # Errors
-    /// An unknown built-in agent or a bad setting.
-    pub(crate) fn check(&self, params: &AgentParams) -> Result<()> {
-        if let AgentChoice::Builtin(spec) = self {
-            registry::build(spec, params)?;
-        }
-        Ok(())
-    }
-}
-
 /// How long an agent program may take: over each decision, and once more, at its first
 /// decision, to start up.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Limits {
+pub struct Limits {
     /// The most time over one decision.
     pub decision: Duration,
     /// The time it may take to start, on top of its first decision's.
     pub startup: Duration,
 }
 
-/// `--agent-timeout` and `--agent-startup`, shared by the commands that start agent programs.
-#[derive(Clone, Debug, clap::Args)]
-pub(crate) struct LimitArgs {
-    /// The most time an agent program (cmd:...) may take over one decision, from 0.001 to 3600
-    /// seconds.
-    #[arg(long, value_name = "SECONDS", default_value = DEFAULT_TIMEOUT, value_parser = parse_timeout)]
-    agent_timeout: Duration,
-    /// The time an agent program may take to start, on top of its first decision's, from 0.001
-    /// to 3600 seconds.
-    #[arg(long, value_name = "SECONDS", default_value = DEFAULT_STARTUP, value_parser = parse_timeout)]
-    agent_startup: Duration,
-}
-
-impl LimitArgs {
-    /// The limits these options give.
-    pub(crate) fn limits(&self) -> Limits {
-        Limits { decision: self.agent_timeout, startup: self.agent_startup }
-    }
-
-    /// A host for the programs of one run, with these limits.
-    pub(crate) fn host(&self) -> Host {
-        Host::new(self.limits())
-    }
-}
-
-/// Builds the agent a choice names: a built-in agent, or a started program with its time
-/// limits (which resigns, saying why, when it misbehaves).
-///
-/// # Errors
-/// An unknown built-in agent or a bad setting; a program that cannot be started.
-pub(crate) fn build_agent(choice: &AgentChoice, params: &AgentParams, host: &Host) -> Result<Box<dyn Agent + Send>> {
-    match choice {
-        AgentChoice::Builtin(spec) => Ok(registry::build(spec, params)?),
-        AgentChoice::Program(program) => Ok(Box::new(ExternalAgent::start(program, host)?)),
+impl Default for Limits {
+    /// [`DEFAULT_TIMEOUT`] seconds a decision, and as many more to start.
+    fn default() -> Limits {
+        let seconds = |text: &str| Duration::from_secs(text.parse().unwrap_or(10));
+        Limits { decision: seconds(DEFAULT_TIMEOUT), startup: seconds(DEFAULT_STARTUP) }
     }
 }
 
 /// The shortest time limit an agent program may be given, in seconds.
-pub(crate) const MIN_LIMIT_SECONDS: f64 = 0.001;
+pub const MIN_LIMIT_SECONDS: f64 = 0.001;
 
 /// The longest time limit an agent program may be given, in seconds (an hour): the sum of both
 /// limits, added to the clock, stays far from any overflow.
-pub(crate) const MAX_LIMIT_SECONDS: f64 = 3600.0;
+pub const MAX_LIMIT_SECONDS: f64 = 3600.0;
 
 /// `--agent-timeout SECONDS` and `--agent-startup SECONDS`: from [`MIN_LIMIT_SECONDS`] to
 /// [`MAX_LIMIT_SECONDS`].
-pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     let range = format!("from {MIN_LIMIT_SECONDS} to {MAX_LIMIT_SECONDS} seconds");
     match text.trim().parse::<f64>() {
         Ok(seconds) if (MIN_LIMIT_SECONDS..=MAX_LIMIT_SECONDS).contains(&seconds) => {
@@ -256,7 +114,7 @@ impl Account {
             format!(
                 "its standard error was in {}, removed to keep the run's agent logs within {}",
                 self.log.display(),
-                files::size(logs::RUN_CAP)
+                crate::size(logs::RUN_CAP)
             )
         };
         format!("program `{}` {what} ({log})", self.program)
@@ -267,47 +125,44 @@ impl Account {
 /// the keeper that ends everything a program starts. One per command run, shared by every
 /// program it starts.
 #[derive(Clone, Debug)]
-pub(crate) struct Host {
+pub struct Host {
     /// The programs' time limits.
     pub limits: Limits,
     logs: Arc<LogDir>,
-    /// `gin agent-keeper`'s binary (this one), where there is a keeper.
+    /// The binary whose `agent-keeper` command keeps each program, where there is one.
     keeper: Option<PathBuf>,
 }
 
 impl Host {
-    /// A host with these limits, its logs in a folder of the run's own within [`logs::RUN_CAP`].
-    pub(crate) fn new(limits: Limits) -> Host {
-        Host { limits, logs: Arc::new(LogDir::new(logs::RUN_CAP)), keeper: keeper_binary() }
+    /// A host with these limits, its programs' logs in a folder of the run's own (64 MiB at most
+    /// in all), without a keeper ([`Host::with_keeper`]).
+    pub fn new(limits: Limits) -> Host {
+        Host { limits, logs: Arc::new(LogDir::new(logs::RUN_CAP)), keeper: None }
+    }
+
+    /// The same host, starting every program under `keeper`: a binary whose `agent-keeper --
+    /// PROGRAM ARGS...` runs [`crate::keeper::run`] (the `gin` binary is one). On Linux the keeper
+    /// ends everything a program starts, even what leaves its process group; without one, the
+    /// program's process group is ended, which a process that calls `setsid` escapes.
+    #[must_use]
+    pub fn with_keeper(mut self, keeper: Option<PathBuf>) -> Host {
+        self.keeper = keeper;
+        self
     }
 
     /// What the command says at the end of its run: logs that were removed to stay within the
     /// cap, if any were.
-    pub(crate) fn closing_note(&self) -> Option<String> {
+    pub fn closing_note(&self) -> Option<String> {
         let evicted = self.logs.evicted();
         (evicted > 0).then(|| {
             format!(
                 "note: {evicted} agent {} removed (the oldest first) to keep this run's agent logs within {}{}",
                 if evicted == 1 { "log was" } else { "logs were" },
-                files::size(logs::RUN_CAP),
+                crate::size(logs::RUN_CAP),
                 self.logs.folder().map(|folder| format!(", in {}", folder.display())).unwrap_or_default()
             )
         })
     }
-}
-
-/// The keeper: this binary, on Linux.
-#[cfg(target_os = "linux")]
-fn keeper_binary() -> Option<PathBuf> {
-    // The running binary itself, even if its file was replaced since it started (without
-    // `/proc`, no keeper: the program's process group is ended, as elsewhere).
-    let this = PathBuf::from("/proc/self/exe");
-    this.exists().then_some(this)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn keeper_binary() -> Option<PathBuf> {
-    None
 }
 
 /// An agent program, started with piped standard input and output and its standard error in a
@@ -347,7 +202,7 @@ impl ExternalAgent {
             .with_context(|| format!("cannot start the agent program `{shown}`"))?;
         let account = Account { program: shown, log: log_path, stderr: process.stderr(), kept, fault: None };
         Ok(ExternalAgent {
-            name: format!("{PROGRAM_PREFIX}{command_line}"),
+            name: crate::AgentChoice::Program(program.clone()).to_string(),
             process,
             timeout: host.limits.decision,
             startup: Some(host.limits.startup),
@@ -413,7 +268,7 @@ impl ExternalAgent {
                 return None;
             }
             Some(Line::TooLong) => {
-                self.fail(format!("sent a line longer than {}", files::size(MAX_LINE as u64)));
+                self.fail(format!("sent a line longer than {}", crate::size(MAX_LINE as u64)));
                 return None;
             }
             Some(Line::Closed) => {
@@ -473,7 +328,7 @@ impl ExternalAgent {
                 }
             },
             Some(Line::TooLong) => {
-                self.fail(format!("answered with a line longer than {}", files::size(MAX_LINE as u64)));
+                self.fail(format!("answered with a line longer than {}", crate::size(MAX_LINE as u64)));
                 None
             }
             Some(Line::Closed) => {
@@ -577,23 +432,6 @@ fn quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn specs_name_a_builtin_agent_or_a_program() {
-        let program: AgentChoice = "cmd:python3  agent.py --fast".parse().unwrap();
-        let words = vec!["python3".to_owned(), "agent.py".to_owned(), "--fast".to_owned()];
-        assert_eq!(program, AgentChoice::Program(Program { words: words.clone(), version: gin_protocol::VERSION }));
-        assert_eq!(program.to_string(), "cmd:python3 agent.py --fast");
-        let old: AgentChoice = " cmd-v1:python3 agent.py --fast".parse().unwrap();
-        assert_eq!(old, AgentChoice::Program(Program { words, version: 1 }));
-        assert_eq!(old.to_string(), "cmd-v1:python3 agent.py --fast");
-        assert!(names_program(" cmd-v1:x") && names_program("cmd:x") && !names_program("cmdv1:x"));
-        assert!("cmd-v1:".parse::<AgentChoice>().unwrap_err().to_string().contains("no program given"));
-        let builtin: AgentChoice = "expert:knock_bias=2".parse().unwrap();
-        assert!(builtin.is_expert());
-        assert_eq!(builtin.to_string(), "expert:knock_bias=2");
-        assert!("cmd:  ".parse::<AgentChoice>().unwrap_err().to_string().contains("no program given"));
-    }
 
     #[test]
     fn timeouts_are_positive_seconds() {
