@@ -1,6 +1,6 @@
 //! Agents by name: `random`, `taker`, `greedy`, `simple`, `expert`, `holder`, `mc-fast`, `mc`,
-//! with settings (`expert:danger_weight=2`, `holder:knock_margin=2`, `mc:samples=500`), and a
-//! one-line description of each ([`DESCRIPTIONS`], [`describe`]).
+//! with settings (`expert:danger_weight=2`, `holder:knock_margin=2`, `mc:samples=500`): one table
+//! of them, [`AGENTS`], with a one-line description of each ([`describe`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,24 +15,105 @@ use crate::{
     TakerAgent,
 };
 
-/// The names of the built-in agents, weakest first.
-pub const NAMES: [&str; 8] = ["random", "taker", "greedy", "simple", "expert", "holder", "mc-fast", "mc"];
+/// A built-in agent, as the registry knows it: one row of [`AGENTS`], from which the command
+/// line's help, the check of `--param`, the settings listing and the default league all come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltIn {
+    /// Its name, as specs write it.
+    pub name: &'static str,
+    /// Its style, in one line.
+    pub description: &'static str,
+    /// Whether a parameter file (`--param`) configures it: the expert and the searches built on
+    /// the expert.
+    pub takes_params: bool,
+    /// Whether the default league seats it: one agent of each style.
+    pub in_default_league: bool,
+}
 
-/// One line on each built-in agent's style, in the order of [`NAMES`].
-pub const DESCRIPTIONS: [&str; 8] = [
-    "a uniformly random legal action",
-    "a pile taker: takes the face-up card whenever it melds or would be kept, knocks at once",
-    "the original Java project's heuristic: discards by deadwood, bridges and danger, knocks at once",
-    "the EAAI sample player: takes the face-up card only for a meld, knocks at once",
-    "a gin hunter: outs and danger, knocks only in the first turns and otherwise plays for gin",
-    "a low holder: keeps its deadwood low and waits for gin, knocks only when an undercut looks unlikely",
-    "the expert with its knocks checked by a Monte Carlo search (200 futures) and a learned correction",
-    "as mc-fast, with 2,000 futures, its discards weighed two draws ahead and the best few searched",
+/// Every built-in agent, weakest first.
+pub const AGENTS: [BuiltIn; 8] = [
+    BuiltIn {
+        name: "random",
+        description: "a uniformly random legal action",
+        takes_params: false,
+        in_default_league: false,
+    },
+    BuiltIn {
+        name: "taker",
+        description: "a pile taker: takes the face-up card whenever it melds or would be kept, knocks at once",
+        takes_params: false,
+        in_default_league: true,
+    },
+    BuiltIn {
+        name: "greedy",
+        description: "the original Java project's heuristic: discards by deadwood, bridges and danger, knocks at once",
+        takes_params: false,
+        in_default_league: false,
+    },
+    BuiltIn {
+        name: "simple",
+        description: "the EAAI sample player: takes the face-up card only for a meld, knocks at once",
+        takes_params: false,
+        in_default_league: true,
+    },
+    BuiltIn {
+        name: "expert",
+        description: "a gin hunter: outs and danger, knocks only in the first turns and otherwise plays for gin",
+        takes_params: true,
+        in_default_league: true,
+    },
+    BuiltIn {
+        name: "holder",
+        description: "a low holder: keeps its deadwood low and waits for gin, knocks only when an undercut looks unlikely",
+        takes_params: false,
+        in_default_league: true,
+    },
+    BuiltIn {
+        name: "mc-fast",
+        description: "the expert with its knocks checked by a Monte Carlo search (200 futures) and a learned correction",
+        takes_params: true,
+        in_default_league: true,
+    },
+    BuiltIn {
+        name: "mc",
+        description: "as mc-fast, with 2,000 futures, its discards weighed two draws ahead and the best few searched",
+        takes_params: true,
+        in_default_league: false,
+    },
 ];
+
+/// The names of the built-in agents, weakest first (the names of [`AGENTS`]).
+pub const NAMES: [&str; AGENTS.len()] = {
+    let mut names = [""; AGENTS.len()];
+    let mut i = 0;
+    while i < AGENTS.len() {
+        names[i] = AGENTS[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// The built-in agent `name`, if there is one.
+pub fn builtin(name: &str) -> Option<&'static BuiltIn> {
+    AGENTS.iter().find(|agent| agent.name == name)
+}
 
 /// The one-line description of the built-in agent `name`, if there is one.
 pub fn describe(name: &str) -> Option<&'static str> {
-    NAMES.iter().position(|&n| n == name).map(|i| DESCRIPTIONS[i])
+    builtin(name).map(|agent| agent.description)
+}
+
+/// The agents' names as a sentence lists them: `random, taker, ..., mc-fast or mc` (with `or`).
+pub fn names_listed(conjunction: &str) -> String {
+    match NAMES.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} {conjunction} {last}", rest.join(", ")),
+        _ => NAMES.join(", "),
+    }
+}
+
+/// The agents of the default league, weakest first.
+pub fn default_league() -> impl Iterator<Item = &'static str> {
+    AGENTS.iter().filter(|agent| agent.in_default_league).map(|agent| agent.name)
 }
 
 /// An agent's name and its settings, written `name` or `name:key=value,key=value`.
@@ -371,11 +452,26 @@ mod tests {
 
     #[test]
     fn every_agent_has_one_line_of_description() {
-        for (name, line) in NAMES.iter().zip(DESCRIPTIONS) {
-            assert_eq!(describe(name), Some(line));
-            assert!(!line.is_empty() && !line.contains('\n') && line.len() <= 110, "{name}: {line}");
+        for agent in &AGENTS {
+            assert_eq!(describe(agent.name), Some(agent.description));
+            let line = agent.description;
+            assert!(!line.is_empty() && !line.contains('\n') && line.len() <= 110, "{}: {line}", agent.name);
         }
         assert_eq!(describe("chess"), None);
+        assert_eq!(NAMES.len(), AGENTS.len());
+        assert_eq!(names_listed("or"), "random, taker, greedy, simple, expert, holder, mc-fast or mc");
+        assert_eq!(default_league().collect::<Vec<_>>(), ["taker", "simple", "expert", "holder", "mc-fast"]);
+    }
+
+    #[test]
+    fn the_agents_a_parameter_file_configures_are_those_built_on_the_expert() {
+        // A parameter file holds the expert's settings: exactly the agents that take one accept
+        // an expert setting in their spec.
+        for agent in &AGENTS {
+            let spec: AgentSpec = format!("{}:outlook_depth=1", agent.name).parse().unwrap();
+            let accepted = build(&spec, &AgentParams::default()).is_ok();
+            assert_eq!(agent.takes_params, accepted, "{}", agent.name);
+        }
     }
 
     #[test]

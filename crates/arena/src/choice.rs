@@ -97,9 +97,10 @@ impl fmt::Display for AgentChoice {
 }
 
 impl AgentChoice {
-    /// Whether this is a built-in agent that `--param` configures: `expert`, `mc` or `mc-fast`.
-    pub fn is_expert(&self) -> bool {
-        matches!(self, AgentChoice::Builtin(spec) if matches!(spec.name.as_str(), "expert" | "mc" | "mc-fast"))
+    /// Whether this is a built-in agent that a parameter file configures
+    /// ([`gin_ai::registry::BuiltIn::takes_params`]).
+    pub fn takes_params(&self) -> bool {
+        matches!(self, AgentChoice::Builtin(spec) if registry::builtin(&spec.name).is_some_and(|agent| agent.takes_params))
     }
 
     /// Whether this is a program played over the protocol.
@@ -155,7 +156,7 @@ mod tests {
         assert!(names_program(" cmd-v1:x") && names_program("cmd:x") && !names_program("cmdv1:x"));
         assert!("cmd-v1:".parse::<AgentChoice>().unwrap_err().to_string().contains("no program given"));
         let builtin: AgentChoice = "expert:knock_bias=2".parse().unwrap();
-        assert!(builtin.is_expert());
+        assert!(builtin.takes_params() && !"holder".parse::<AgentChoice>().unwrap().takes_params());
         assert_eq!(builtin.to_string(), "expert:knock_bias=2");
         assert!("cmd:  ".parse::<AgentChoice>().unwrap_err().to_string().contains("no program given"));
     }

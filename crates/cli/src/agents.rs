@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Result;
-use gin_ai::registry::AgentParams;
+use gin_ai::registry::{self, AgentParams};
 use gin_arena::{DEFAULT_STARTUP, DEFAULT_TIMEOUT, Host, Limits, parse_timeout};
 
 use crate::files;
@@ -63,6 +63,64 @@ pub(crate) struct KeeperArgs {
     /// The program and its arguments.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "PROGRAM")]
     pub(crate) program: Vec<std::ffi::OsString>,
+}
+
+/// What the help texts write for the built-in agents (`{agents}`: every name, as a list with
+/// "or") and the default league (`{league}`), filled in from the registry's table by
+/// [`with_agents`].
+const AGENTS: &str = "{agents}";
+
+/// The placeholder of the default league's agents.
+const LEAGUE: &str = "{league}";
+
+/// `command` with every help text's `{agents}` and `{league}` written out from the registry's
+/// table of agents ([`gin_ai::registry::AGENTS`]), in every subcommand: the agents are named in
+/// one place.
+pub(crate) fn with_agents(command: clap::Command) -> clap::Command {
+    let agents = registry::names_listed("or");
+    let league = registry::default_league().collect::<Vec<_>>().join(" ");
+    let fill = |text: String| text.replace(AGENTS, &agents).replace(LEAGUE, &league);
+    let has = |text: Option<&clap::builder::StyledStr>| {
+        text.is_some_and(|text| text.to_string().contains(AGENTS) || text.to_string().contains(LEAGUE))
+    };
+    let mut command = command;
+    if has(command.get_long_about()) {
+        let about = fill(command.get_long_about().map(ToString::to_string).unwrap_or_default());
+        command = command.long_about(about);
+    }
+    let args: Vec<clap::Id> = command
+        .get_arguments()
+        .filter(|arg| has(arg.get_help()) || has(arg.get_long_help()))
+        .map(|arg| arg.get_id().clone())
+        .collect();
+    for id in args {
+        command = command.mut_arg(id, |arg| {
+            let help = arg.get_help().map(|text| fill(text.to_string()));
+            let long = arg.get_long_help().map(|text| fill(text.to_string()));
+            let arg = match help {
+                Some(help) => arg.help(help),
+                None => arg,
+            };
+            match long {
+                Some(long) => arg.long_help(long),
+                None => arg,
+            }
+        });
+    }
+    let subcommands: Vec<String> = command.get_subcommands().map(|sub| sub.get_name().to_owned()).collect();
+    for name in subcommands {
+        command = command.mut_subcommand(name, with_agents);
+    }
+    command
+}
+
+/// The agents a parameter file configures, as a sentence names them (`expert, mc-fast and mc`).
+pub(crate) fn param_takers() -> String {
+    let names: Vec<&str> = registry::AGENTS.iter().filter(|agent| agent.takes_params).map(|agent| agent.name).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last} agents", rest.join(", ")),
+        _ => format!("{} agent", names.join("")),
+    }
 }
 
 /// Reads `--param`.

@@ -33,7 +33,7 @@ Examples:
 /// The options of `gin bot`.
 #[derive(Debug, Args)]
 pub(crate) struct BotArgs {
-    /// The agent: random, taker, greedy, simple, expert, holder, mc-fast or mc, with settings as
+    /// The agent: {agents}, with settings as
     /// expert:key=value,... (`gin settings` lists them)
     #[arg(long, value_name = "SPEC")]
     agent: AgentSpec,

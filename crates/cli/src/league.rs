@@ -25,7 +25,7 @@ Play a round robin between agents: every agent against every other, each pairing
 mirrored pairs of games as in `gin sim` (the same deals with the seats swapped), and report \
 each pairing's win rate with its 95% interval and points per hand, and a rating for every agent.
 
-Agents are named by specs as in `gin sim` (random, taker, greedy, simple, expert, holder, mc-fast, mc, with \
+Agents are named by specs as in `gin sim` ({agents}, with \
 settings, or cmd:PROGRAM ARGS...). Every pairing plays the same deals: game pair k of every \
 pairing is dealt from the seed derived from --seed and k, so differences between pairings are \
 the agents', not the cards'. The results are the same for a seed whatever --threads is.
@@ -57,15 +57,10 @@ Examples:
   gin league simple expert mc-fast --rules eaai --games 4000
   gin league expert expert:danger_weight=5 --games 2000 --json";
 
-/// The league when no agents are named: one agent of each style (knock at once, pile taker, low
-/// holder, gin hunter, searcher).
-const DEFAULT_AGENTS: [&str; 5] = ["simple", "taker", "holder", "expert", "mc-fast"];
-
 /// The arguments of `gin league`.
 #[derive(Debug, Args)]
 pub(crate) struct LeagueArgs {
-    /// The agents, two or more: specs as in `gin sim` [default: simple taker holder expert
-    /// mc-fast, one of each style].
+    /// The agents, two or more: specs as in `gin sim` [default: {league}, one of each style].
     #[arg(value_name = "SPEC")]
     agents: Vec<AgentChoice>,
 
@@ -109,7 +104,9 @@ pub(crate) fn run(args: &LeagueArgs) -> Result<Outcome, Failure> {
         None => AgentParams::default(),
     };
     let agents: Vec<AgentChoice> = if args.agents.is_empty() {
-        DEFAULT_AGENTS.iter().map(|name| name.parse().expect("the built-in league's names are agents")).collect()
+        gin_ai::registry::default_league()
+            .map(|name| name.parse().expect("the built-in league's names are agents"))
+            .collect()
     } else {
         args.agents.clone()
     };

@@ -30,7 +30,7 @@ mod sim;
 use std::io;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exit status when some hand or input line could not be read.
 const EXIT_BAD_INPUT: u8 = 1;
@@ -128,16 +128,24 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
+/// The command line, its help texts filled in from the registry's table of agents.
+fn command() -> clap::Command {
+    agents::with_agents(Cli::command())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(err) => err.exit(),
+    };
     let result = match &cli.command {
         #[cfg(target_os = "linux")]
         Command::AgentKeeper(args) => return gin_arena::keeper::run(&args.program),
         Command::Analyze(args) => analyze::run(args),
         Command::Bot(args) => bot::run(args),
-        Command::Completions(args) => completions::run(args, Cli::command()),
+        Command::Completions(args) => completions::run(args, command()),
         Command::League(args) => league::run(args),
-        Command::Man(args) => man::run(args, Cli::command()),
+        Command::Man(args) => man::run(args, command()),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Saves(args) => play::run_saves(args),
@@ -169,19 +177,24 @@ mod tests {
 
     #[test]
     fn the_command_line_is_consistent() {
-        Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     #[test]
     fn every_command_that_takes_an_agent_names_every_agent() {
-        for command in ["sim", "bot", "play", "league"] {
-            let mut cli = Cli::command();
-            let help = cli.find_subcommand_mut(command).unwrap().render_long_help().to_string();
+        for name in ["sim", "bot", "play", "league"] {
+            let mut cli = command();
+            let help = cli.find_subcommand_mut(name).unwrap().render_long_help().to_string();
             let words: Vec<&str> = help.split(|c: char| !c.is_ascii_alphanumeric() && c != '-').collect();
-            for name in gin_ai::registry::NAMES {
-                assert!(words.contains(&name), "`gin {command} --help` does not name `{name}`");
+            for agent in gin_ai::registry::NAMES {
+                assert!(words.contains(&agent), "`gin {name} --help` does not name `{agent}`");
             }
+            // Every placeholder is written out.
+            assert!(!help.contains("{agents}") && !help.contains("{league}"), "gin {name} --help: {help}");
         }
+        let mut cli = command();
+        let league = cli.find_subcommand_mut("league").unwrap().render_long_help().to_string();
+        assert!(league.contains("[default: taker simple expert holder mc-fast, one of each style]"), "{league}");
     }
 
     #[test]

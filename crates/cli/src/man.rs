@@ -65,25 +65,24 @@ fn page(mut command: clap::Command, subcommand: Option<&str>) -> anyhow::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn every_command_but_help_has_a_page() {
-        let cli = crate::Cli::command();
+        let cli = crate::command();
         // Hidden commands (the agent keeper, which gin starts itself) have no page.
         let mut names: Vec<&str> =
             cli.get_subcommands().filter(|command| !command.is_hide_set()).map(clap::Command::get_name).collect();
         names.sort_unstable();
         assert_eq!(names, COMMANDS, "update man::COMMANDS");
         for name in COMMANDS {
-            let page = String::from_utf8(page(crate::Cli::command(), Some(name)).unwrap()).unwrap();
+            let page = String::from_utf8(page(crate::command(), Some(name)).unwrap()).unwrap();
             assert!(page.contains(&format!(".TH gin-{name} 1  \"gin {}\"", env!("CARGO_PKG_VERSION"))), "{page}");
         }
     }
 
     #[test]
     fn the_main_page_names_its_subcommands() {
-        let page = String::from_utf8(page(crate::Cli::command(), None).unwrap()).unwrap();
+        let page = String::from_utf8(page(crate::command(), None).unwrap()).unwrap();
         assert!(page.starts_with(".ie \\n(.g .ds Aq \\(aq"), "{page}");
         assert!(page.contains(".TH gin 1"), "{page}");
         assert!(page.contains("gin\\-play(1)"), "{page}");

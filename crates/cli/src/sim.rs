@@ -20,7 +20,7 @@ use crate::{Failure, Outcome};
 pub(crate) const LONG_ABOUT: &str = "\
 Play two agents against each other many times and report how each did.
 
-Agents are named by a spec: random, taker, greedy, simple, expert, holder, mc-fast or mc (docs/agents.md), with \
+Agents are named by a spec: {agents} (docs/agents.md), with \
 settings as `expert:knock_max_late=7,danger_weight=2` or `mc:samples=500,threads=2`. `--param FILE` \
 reads parameters from a JSON file first (any name it leaves out keeps its default): the expert's at \
 the top level, the search's in an \"mc\" object, as {\"danger_weight\": 3, \"mc\": {\"samples\": 500}}. \
@@ -89,7 +89,7 @@ Examples:
 /// The arguments of `gin sim`.
 #[derive(Debug, Args)]
 pub(crate) struct SimArgs {
-    /// The first agent: random, taker, greedy, simple, expert, holder, mc-fast or mc, with settings as
+    /// The first agent: {agents}, with settings as
     /// expert:key=value,... (`gin settings` lists them), or cmd:PROGRAM ARGS...
     #[arg(long = "a", value_name = "SPEC")]
     a: AgentChoice,
@@ -180,8 +180,8 @@ pub(crate) fn run(args: &SimArgs) -> Result<Outcome, Failure> {
     for (side, spec) in ["a", "b"].into_iter().zip(&specs) {
         spec.check(&params).with_context(|| format!("--{side} {spec}")).map_err(Failure::usage)?;
     }
-    if args.param.is_some() && !specs.iter().any(AgentChoice::is_expert) {
-        eprintln!("note: --param is for the expert and mc agents, and neither --a nor --b is one");
+    if args.param.is_some() && !specs.iter().any(AgentChoice::takes_params) {
+        eprintln!("note: --param is for the {}, and neither --a nor --b is one", crate::agents::param_takers());
     }
     let pairs = args.games.div_ceil(2);
     if args.games % 2 == 1 {

@@ -191,7 +191,7 @@ fn expert_parameters_come_from_a_file() {
     assert!(!run.stderr.contains("note:"), "{}", run.stderr);
     // Given where no expert plays, it is read but said to be unused.
     let (run, _) = sim_json(&["--a", "random", "--b", "random", "--games", "2", "--param", path]);
-    assert!(run.stderr.contains("note: --param is for the expert and mc agents"), "{}", run.stderr);
+    assert!(run.stderr.contains("note: --param is for the expert, mc-fast and mc agents"), "{}", run.stderr);
     std::fs::remove_file(params).unwrap();
 }
 
