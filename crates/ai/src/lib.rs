@@ -1,10 +1,11 @@
 //! Agents for the gin engine, and a registry that builds them by name.
 //!
 //! [`registry::build`] turns a spec such as `simple` or `expert:danger_weight=2` into a boxed
-//! [`gin_engine::Agent`]. The agents: `random` (uniform over the legal actions), `greedy` (the
-//! heuristic of the original Gin Rummy Java project), `simple` (a port of the EAAI competition's
-//! `SimpleGinRummyPlayer`) and `expert` (our own: knock and gin distance, outs, danger, and a
-//! knock policy, with every weight in [`ExpertParams`]).
+//! [`gin_engine::Agent`]. The agents are one table, [`registry::AGENTS`], weakest first: `random`
+//! (uniform over the legal actions), `taker`, `greedy` (the heuristic of the original Gin Rummy Java
+//! project), `simple` (a port of the EAAI competition's `SimpleGinRummyPlayer`), `expert` (our own:
+//! knock and gin distance, outs, danger, and a knock policy, with every weight in
+//! [`ExpertParams`]), `holder` (a low holder), and the searches `mc-fast` and `mc` ([`McAgent`]).
 //!
 //! ```
 //! use gin_ai::registry;

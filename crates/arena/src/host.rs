@@ -221,14 +221,13 @@ impl ExternalAgent {
         if self.account.fault.is_some() {
             return;
         }
-        // Serializing these types to a Vec cannot fail.
-        if self.version == v1::VERSION {
-            for old in v1::downgrade(message) {
-                let _ = serde_json::to_writer(&mut self.pending, &old);
-                self.pending.push(b'\n');
-            }
+        let lines = if self.version == v1::VERSION {
+            v1::downgrade(message).iter().map(v1::HostMessage::to_line).collect()
         } else {
-            let _ = serde_json::to_writer(&mut self.pending, message);
+            vec![message.to_line()]
+        };
+        for line in lines {
+            self.pending.extend_from_slice(line.as_bytes());
             self.pending.push(b'\n');
         }
     }

@@ -38,6 +38,14 @@ pub enum HostMessage {
     Quit,
 }
 
+impl HostMessage {
+    /// The message as one line of JSON, without its line break.
+    pub fn to_line(&self) -> String {
+        // These types always serialize.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
 /// An event in version 1.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
