@@ -20,48 +20,53 @@ use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet, Rank};
 use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
-use gin_rules::{Player, Ruleset, Showing, Solver, field_setting};
+use gin_rules::{Player, Ruleset, Showing, Solver};
 
 use crate::Picks;
 use crate::{Advisor, Hint, Reason, Tracker};
 
-/// Every weight of the expert agent, listed with its range and meaning in [`Settings::table`]: a
-/// JSON file (`--param FILE`) or an agent spec (`expert:danger_weight=2`) may override any of
-/// them by name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExpertParams {
-    /// Weight of the deadwood left right after a discard, next to the outlook.
-    pub deadwood_weight: f64,
-    /// Bonus (in deadwood points) per unit of probability that the next draw makes the hand
-    /// knockable.
-    pub knock_outs_weight: f64,
-    /// Bonus per unit of probability that the next draw makes the hand gin.
-    pub gin_outs_weight: f64,
-    /// Penalty (in deadwood points) per unit of probability that the opponent can meld the discard.
-    pub danger_weight: f64,
-    /// How much less likely the opponent holds a card related to one it refused or discarded.
-    pub refusal_discount: f64,
-    /// How much more likely the opponent holds a card that melds with one it took from the pile.
-    pub pickup_boost: f64,
-    /// Take the pile's top card when its outlook beats drawing from the stock by at least this.
-    pub take_margin: f64,
-    /// The largest deadwood to knock with while the stock is large.
-    pub knock_max_early: u32,
-    /// The largest deadwood to knock with once the stock is small.
-    pub knock_max_late: u32,
-    /// The stock size under which the late knock limit applies.
-    pub late_stock: u32,
-    /// How many of the least-deadwood discards the draw decision weighs in full (and, at
-    /// `outlook_depth` 2, how many discards are weighed two draws ahead).
-    pub candidates: usize,
-    /// Deadwood above `high_from` counts at this fraction of its points in the outlook: against
-    /// a player who knocks as soon as it can, only a hand near knock distance can undercut.
-    pub high_slope: f64,
-    /// Where deadwood starts to count at `high_slope`.
-    pub high_from: u32,
-    /// How many draws the discard's outlook looks ahead: 1, or 2 to weigh the best few
-    /// discards by the outlook after the next draw and discard as well.
-    pub outlook_depth: u32,
+const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
+const DEADWOOD: Kind = Kind::Int { min: 0, max: 10 };
+
+gin_rules::settings_struct! {
+    /// Every weight of the expert agent, listed with its range and meaning in [`Settings::table`]: a
+    /// JSON file (`--param FILE`) or an agent spec (`expert:danger_weight=2`) may override any of
+    /// them by name.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ExpertParams {
+        /// Weight of the deadwood left right after a discard, next to the outlook.
+        deadwood_weight: f64 = WEIGHT,
+        /// Bonus (in deadwood points) per unit of probability that the next draw makes the hand
+        /// knockable.
+        knock_outs_weight: f64 = WEIGHT,
+        /// Bonus per unit of probability that the next draw makes the hand gin.
+        gin_outs_weight: f64 = WEIGHT,
+        /// Penalty (in deadwood points) per unit of probability that the opponent can meld the discard.
+        danger_weight: f64 = WEIGHT,
+        /// How much less likely the opponent holds a card related to one it refused or discarded.
+        refusal_discount: f64 = Kind::Float { min: 0.0, max: 10.0 },
+        /// How much more likely the opponent holds a card that melds with one it took from the pile.
+        pickup_boost: f64 = Kind::Float { min: 0.0, max: 10.0 },
+        /// Take the pile's top card when its outlook beats drawing from the stock by at least this.
+        take_margin: f64 = WEIGHT,
+        /// The largest deadwood to knock with while the stock is large.
+        knock_max_early: u32 = DEADWOOD,
+        /// The largest deadwood to knock with once the stock is small.
+        knock_max_late: u32 = DEADWOOD,
+        /// The stock size under which the late knock limit applies.
+        late_stock: u32 = Kind::Int { min: 0, max: 31 },
+        /// How many of the least-deadwood discards the draw decision weighs in full (and, at
+        /// `outlook_depth` 2, how many discards are weighed two draws ahead).
+        candidates: usize = Kind::Int { min: 1, max: 11 },
+        /// Deadwood above `high_from` counts at this fraction of its points in the outlook: against
+        /// a player who knocks as soon as it can, only a hand near knock distance can undercut.
+        high_slope: f64 = Kind::Float { min: 0.0, max: 10.0 },
+        /// Where deadwood starts to count at `high_slope`.
+        high_from: u32 = Kind::Int { min: 0, max: 100 },
+        /// How many draws the discard's outlook looks ahead: 1, or 2 to weigh the best few
+        /// discards by the outlook after the next draw and discard as well.
+        outlook_depth: u32 = Kind::Int { min: 1, max: 2 },
+    }
 }
 
 impl ExpertParams {
@@ -104,77 +109,7 @@ impl Default for ExpertParams {
 
 impl Settings for ExpertParams {
     fn table() -> &'static [Setting<ExpertParams>] {
-        const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
-        const DEADWOOD: Kind = Kind::Int { min: 0, max: 10 };
-        static TABLE: &[Setting<ExpertParams>] = &[
-            field_setting!(
-                deadwood_weight,
-                WEIGHT,
-                "Weight of the deadwood left right after a discard, next to the outlook."
-            ),
-            field_setting!(
-                knock_outs_weight,
-                WEIGHT,
-                "Bonus (deadwood points) per unit of probability that the next draw makes the hand knockable."
-            ),
-            field_setting!(
-                gin_outs_weight,
-                WEIGHT,
-                "Bonus per unit of probability that the next draw makes the hand gin."
-            ),
-            field_setting!(
-                danger_weight,
-                WEIGHT,
-                "Penalty (in deadwood points) per unit of probability that the opponent can meld the discard."
-            ),
-            field_setting!(
-                refusal_discount,
-                Kind::Float { min: 0.0, max: 10.0 },
-                "Factor on the chance that the opponent holds a card next to one it refused or discarded."
-            ),
-            field_setting!(
-                pickup_boost,
-                Kind::Float { min: 0.0, max: 10.0 },
-                "Factor on the chance that the opponent holds a card that melds with one it took from the pile."
-            ),
-            field_setting!(
-                take_margin,
-                WEIGHT,
-                "Take the face-up card only when it beats a stock draw by at least this much."
-            ),
-            field_setting!(
-                knock_max_early,
-                DEADWOOD,
-                "The largest deadwood to knock with while the stock holds at least `late_stock` cards."
-            ),
-            field_setting!(knock_max_late, DEADWOOD, "The largest deadwood to knock with after that (0: gin only)."),
-            field_setting!(
-                late_stock,
-                Kind::Int { min: 0, max: 31 },
-                "The stock size under which `knock_max_late` applies (30: after the first draw)."
-            ),
-            field_setting!(
-                candidates,
-                Kind::Int { min: 1, max: 11 },
-                "How many of the least-deadwood discards the draw decision weighs in full (and, at `outlook_depth` 2, a discard two draws ahead)."
-            ),
-            field_setting!(
-                high_slope,
-                Kind::Float { min: 0.0, max: 10.0 },
-                "The fraction of its points at which deadwood above `high_from` counts in the outlook (1: in full)."
-            ),
-            field_setting!(
-                high_from,
-                Kind::Int { min: 0, max: 100 },
-                "Where deadwood starts to count at `high_slope`."
-            ),
-            field_setting!(
-                outlook_depth,
-                Kind::Int { min: 1, max: 2 },
-                "How many draws a discard's outlook looks ahead (2: the best few discards also by the draw after)."
-            ),
-        ];
-        TABLE
+        ExpertParams::settings_table()
     }
 }
 

@@ -22,55 +22,61 @@
 use gin_cards::{Card, CardSet, Rank};
 use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
-use gin_rules::{Arrangement, KnockKind, Player, Ruleset, Showing, Solver, field_setting};
+use gin_rules::{Arrangement, KnockKind, Player, Ruleset, Showing, Solver};
 
 use crate::Picks;
 use crate::Tracker;
 
-/// Every number of the low holder, listed with its range and meaning in [`Settings::table`]; an
-/// agent spec (`holder:knock_margin=2`) may override any of them by name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HolderParams {
-    /// The weight of the outlook (the deadwood expected after the next draw) against the
-    /// deadwood left now, from 0 (deadwood now only) to 1 (outlook only).
-    pub outs_weight: f64,
-    /// Bonus (in deadwood points) per unit of probability that the next draw makes the hand gin.
-    pub gin_outs_weight: f64,
-    /// Penalty (in deadwood points) per unit of probability that the opponent can meld a discard.
-    pub danger_weight: f64,
-    /// Factor on the chance that the opponent holds a card that melds with one it took.
-    pub pickup_boost: f64,
-    /// Factor on the chance that the opponent holds a card next to one it refused or discarded.
-    pub refusal_discount: f64,
-    /// Take a face-up card that makes no meld only when the hand it leaves (its cost with
-    /// `lookahead`, else its deadwood) beats a stock draw's average by more than this.
-    pub take_margin: f64,
-    /// In the hand's first `early_draws` draws (both players'), knock with any deadwood allowed.
-    pub early_draws: u32,
-    /// After that, knock only when the deadwood is at least this much below the estimate of the
-    /// opponent's.
-    pub knock_margin: f64,
-    /// The estimate of the opponent's deadwood at the deal.
-    pub opponent_start: f64,
-    /// How much the estimate falls with each draw (both players').
-    pub opponent_per_draw: f64,
-    /// The least the estimate falls to with the draws.
-    pub opponent_floor: f64,
-    /// How much the estimate falls for each card the opponent took from the pile and kept.
-    pub pickup_weight: f64,
-    /// Factor on the points the opponent can expect to lay off on the melds shown, taken off the
-    /// estimate.
-    pub layoff_weight: f64,
-    /// The estimate is at most this many times the mean value of the opponent's last two
-    /// discards (a player who sheds low cards holds little deadwood); 0 turns this off.
-    pub discard_factor: f64,
-    /// Weigh a face-up card that lowers the deadwood (without a meld) by the full cost of the
-    /// hand kept after taking it against the average after a stock draw, instead of by deadwood.
-    pub lookahead: bool,
-    /// The knock margin against an opponent seen to knock with deadwood after the hand's first
-    /// `early_draws` draws in this game (a player who knocks as soon as it can): holding a low
-    /// hand against it wins undercuts.
-    pub knocker_margin: f64,
+const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
+const FACTOR: Kind = Kind::Float { min: 0.0, max: 10.0 };
+const POINTS: Kind = Kind::Float { min: -100.0, max: 100.0 };
+
+gin_rules::settings_struct! {
+    /// Every number of the low holder, listed with its range and meaning in [`Settings::table`]; an
+    /// agent spec (`holder:knock_margin=2`) may override any of them by name.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct HolderParams {
+        /// The weight of the outlook (the deadwood expected after the next draw) against the
+        /// deadwood left now, from 0 (deadwood now only) to 1 (outlook only).
+        outs_weight: f64 = Kind::Float { min: 0.0, max: 1.0 },
+        /// Bonus (in deadwood points) per unit of probability that the next draw makes the hand gin.
+        gin_outs_weight: f64 = WEIGHT,
+        /// Penalty (in deadwood points) per unit of probability that the opponent can meld a discard.
+        danger_weight: f64 = WEIGHT,
+        /// Factor on the chance that the opponent holds a card that melds with one it took.
+        pickup_boost: f64 = FACTOR,
+        /// Factor on the chance that the opponent holds a card next to one it refused or discarded.
+        refusal_discount: f64 = FACTOR,
+        /// Take a face-up card that makes no meld only when the hand it leaves (its cost with
+        /// `lookahead`, else its deadwood) beats a stock draw's average by more than this.
+        take_margin: f64 = POINTS,
+        /// In the hand's first `early_draws` draws (both players'), knock with any deadwood allowed.
+        early_draws: u32 = Kind::Int { min: 0, max: 100 },
+        /// After that, knock only when the deadwood is at least this much below the estimate of the
+        /// opponent's.
+        knock_margin: f64 = POINTS,
+        /// The estimate of the opponent's deadwood at the deal.
+        opponent_start: f64 = POINTS,
+        /// How much the estimate falls with each draw (both players').
+        opponent_per_draw: f64 = Kind::Float { min: 0.0, max: 100.0 },
+        /// The least the estimate falls to with the draws.
+        opponent_floor: f64 = POINTS,
+        /// How much the estimate falls for each card the opponent took from the pile and kept.
+        pickup_weight: f64 = POINTS,
+        /// Factor on the points the opponent can expect to lay off on the melds shown, taken off the
+        /// estimate.
+        layoff_weight: f64 = FACTOR,
+        /// The estimate is at most this many times the mean value of the opponent's last two
+        /// discards (a player who sheds low cards holds little deadwood); 0 turns this off.
+        discard_factor: f64 = FACTOR,
+        /// Weigh a face-up card that lowers the deadwood (without a meld) by the full cost of the
+        /// hand kept after taking it against the average after a stock draw, instead of by deadwood.
+        lookahead: bool = Kind::Bool,
+        /// The knock margin against an opponent seen to knock with deadwood after the hand's first
+        /// `early_draws` draws in this game (a player who knocks as soon as it can): holding a low
+        /// hand against it wins undercuts.
+        knocker_margin: f64 = POINTS,
+    }
 }
 
 impl Default for HolderParams {
@@ -98,84 +104,7 @@ impl Default for HolderParams {
 
 impl Settings for HolderParams {
     fn table() -> &'static [Setting<HolderParams>] {
-        const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
-        const FACTOR: Kind = Kind::Float { min: 0.0, max: 10.0 };
-        const POINTS: Kind = Kind::Float { min: -100.0, max: 100.0 };
-        static TABLE: &[Setting<HolderParams>] = &[
-            field_setting!(
-                outs_weight,
-                Kind::Float { min: 0.0, max: 1.0 },
-                "Weight of the deadwood expected after the next draw against the deadwood left now (0: now only)."
-            ),
-            field_setting!(
-                gin_outs_weight,
-                WEIGHT,
-                "Bonus (deadwood points) per unit of probability that the next draw makes the hand gin."
-            ),
-            field_setting!(
-                danger_weight,
-                WEIGHT,
-                "Penalty (deadwood points) per unit of probability that the opponent can meld the discard."
-            ),
-            field_setting!(
-                pickup_boost,
-                FACTOR,
-                "Factor on the chance that the opponent holds a card that melds with one it took from the pile."
-            ),
-            field_setting!(
-                refusal_discount,
-                FACTOR,
-                "Factor on the chance that the opponent holds a card next to one it refused or discarded."
-            ),
-            field_setting!(
-                take_margin,
-                POINTS,
-                "Take a face-up card that makes no meld only when the hand it leaves beats a stock draw's average by more than this."
-            ),
-            field_setting!(
-                early_draws,
-                Kind::Int { min: 0, max: 100 },
-                "In the hand's first draws (both players'), knock with any deadwood the rules allow."
-            ),
-            field_setting!(
-                knock_margin,
-                POINTS,
-                "After that, knock only with deadwood at least this far below the estimate of the opponent's."
-            ),
-            field_setting!(opponent_start, POINTS, "The estimate of the opponent's deadwood at the deal."),
-            field_setting!(
-                opponent_per_draw,
-                Kind::Float { min: 0.0, max: 100.0 },
-                "How much the estimate falls with each draw (both players')."
-            ),
-            field_setting!(opponent_floor, POINTS, "The least the estimate falls to with the draws."),
-            field_setting!(
-                pickup_weight,
-                POINTS,
-                "How much the estimate falls for each card the opponent took from the pile and kept."
-            ),
-            field_setting!(
-                layoff_weight,
-                FACTOR,
-                "Factor on the points the opponent can expect to lay off on the melds shown, taken off the estimate."
-            ),
-            field_setting!(
-                discard_factor,
-                FACTOR,
-                "The estimate is at most this times the mean value of the opponent's last two discards (0: off)."
-            ),
-            field_setting!(
-                lookahead,
-                Kind::Bool,
-                "Weigh a face-up card that lowers the deadwood by the full cost of the hand kept, against a stock draw's average."
-            ),
-            field_setting!(
-                knocker_margin,
-                POINTS,
-                "The knock margin against an opponent seen to knock with deadwood after the first draws in this game."
-            ),
-        ];
-        TABLE
+        HolderParams::settings_table()
     }
 }
 

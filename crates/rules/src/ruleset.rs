@@ -8,7 +8,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::settings::{Kind, Setting, SettingError, Settings, checked, describe};
+use crate::settings::{Kind, Setting, SettingError, Settings, describe};
 
 /// The most deadwood a player may knock with (docs/rules.md, rules 10 and 14).
 ///
@@ -98,59 +98,70 @@ pub enum StockEnd {
     Reshuffle,
 }
 
-/// Every setting of the rules, as plain data; see docs/rules.md, section 7.
-///
-/// Build one from a preset ([`Ruleset::preset`], [`Ruleset::standard`] …) or from a house-rules
-/// JSON file ([`Ruleset::from_json`]): a preset plus overrides, checked by [`Ruleset::validate`].
-///
-/// ```
-/// use gin_rules::{KnockLimit, Ruleset};
-///
-/// let rules = Ruleset::from_json(r#"{"preset": "pagat", "target": 150, "knock_limit": 7}"#)?;
-/// assert_eq!(rules.target, 150);
-/// assert_eq!(rules.knock_limit, KnockLimit::Fixed(7));
-/// assert_eq!(rules.gin_bonus, Ruleset::pagat().gin_bonus);
-/// assert_eq!(Ruleset::from_json(&rules.to_json())?, rules);
-///
-/// let err = Ruleset::from_json(r#"{"targte": 150}"#).unwrap_err();
-/// assert!(err.to_string().starts_with("unknown setting `targte`"));
-/// # Ok::<(), gin_rules::RulesetError>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Ruleset {
-    /// The most deadwood a player may knock with (rule 10; Oklahoma rule 14).
-    pub knock_limit: KnockLimit,
-    /// Gin bonus, added to the defender's deadwood (rule 20).
-    pub gin_bonus: u32,
-    /// Undercut bonus, added to the difference K − D (rule 19).
-    pub undercut_bonus: u32,
-    /// Big gin bonus (rule 13); `None` turns big gin off.
-    pub big_gin_bonus: Option<u32>,
-    /// How a knock with D = K is scored.
-    pub tie: TieRule,
-    /// Who deals the next hand (rule 6).
-    pub next_dealer: NextDealer,
-    /// Hand points that end the game (rule 22).
-    pub target: u32,
-    /// Game bonus to the winner (rule 23).
-    pub game_bonus: u32,
-    /// Box (line) bonus per hand won, for each player, not counted toward the target (rule 23).
-    pub box_bonus: u32,
-    /// Factor on the game bonus when the loser scored no hand points: 2 doubles it, 1 is no
-    /// shutout rule (rule 23).
-    pub shutout_multiplier: u32,
-    /// What happens when the stock is down to [`Ruleset::stock_floor`] cards (rule 21).
-    pub stock_end: StockEnd,
-    /// The number of stock cards that are never drawn (rule 21: 2).
-    pub stock_floor: u32,
-    /// Whether a card taken from the discard pile may be discarded in the same turn (rule 9).
-    pub may_discard_taken_card: bool,
-    /// Whether the defender may lay off on the knocker's melds (rule 17).
-    pub layoffs: bool,
-    /// Whether Q-K-A is a run (rule 3); K-A-2 never is.
-    pub ace_high: bool,
-    /// Oklahoma option: a spade first upcard doubles that hand's score (rule 14).
-    pub spade_doubles: bool,
+/// A whole number from `min` to `max`, as a setting of the rules takes it.
+const fn int(min: u64, max: u64) -> Kind {
+    Kind::Int { min, max }
+}
+
+/// The range of every bonus.
+const BONUS: Kind = int(0, MAX_BONUS);
+
+crate::settings_struct! {
+    /// Every setting of the rules, as plain data; see docs/rules.md, section 7.
+    ///
+    /// Build one from a preset ([`Ruleset::preset`], [`Ruleset::standard`] …) or from a house-rules
+    /// JSON file ([`Ruleset::from_json`]): a preset plus overrides, checked by [`Ruleset::validate`].
+    ///
+    /// ```
+    /// use gin_rules::{KnockLimit, Ruleset};
+    ///
+    /// let rules = Ruleset::from_json(r#"{"preset": "pagat", "target": 150, "knock_limit": 7}"#)?;
+    /// assert_eq!(rules.target, 150);
+    /// assert_eq!(rules.knock_limit, KnockLimit::Fixed(7));
+    /// assert_eq!(rules.gin_bonus, Ruleset::pagat().gin_bonus);
+    /// assert_eq!(Ruleset::from_json(&rules.to_json())?, rules);
+    ///
+    /// let err = Ruleset::from_json(r#"{"targte": 150}"#).unwrap_err();
+    /// assert!(err.to_string().starts_with("unknown setting `targte`"));
+    /// # Ok::<(), gin_rules::RulesetError>(())
+    /// ```
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    pub struct Ruleset {
+        /// The most deadwood a player may knock with (rule 10); 0 means gin only; "upcard": the value of the
+        /// hand's first upcard, an ace meaning gin only (rule 14).
+        knock_limit: KnockLimit = Kind::IntOrWord { min: 0, max: 10, word: "upcard" },
+        /// Added to the defender's deadwood when the knocker goes gin (rule 20).
+        gin_bonus: u32 = BONUS,
+        /// Added to K − D when the defender undercuts (rule 19).
+        undercut_bonus: u32 = BONUS,
+        /// Added to the defender's deadwood for big gin, all 11 cards melded (rules 13 and 20).
+        big_gin_bonus: Option<u32> = Kind::IntOrNull { min: 0, max: MAX_BONUS, none: "no big gin" },
+        /// How a knock is scored when D = K: an undercut (rule 19), or nobody scores.
+        tie: TieRule = Kind::Choice(&["undercut", "no_score"]),
+        /// Who deals the next hand; after a dead hand the same dealer deals again (rule 6).
+        next_dealer: NextDealer = Kind::Choice(&["alternate", "loser", "winner"]),
+        /// Hand points that end the game (rule 22).
+        target: u32 = int(1, 10_000),
+        /// Bonus to the winner of the game (rule 23).
+        game_bonus: u32 = BONUS,
+        /// Bonus per hand won, for each player, not counted toward the target (rule 23).
+        box_bonus: u32 = BONUS,
+        /// Factor on the game bonus when the loser scored no hand points; 1 is no shutout rule (rule 23).
+        shutout_multiplier: u32 = int(1, 10),
+        /// What happens when the stock is down to its floor: a dead hand, or the discard pile but its top is
+        /// shuffled into a new stock (rule 21).
+        stock_end: StockEnd = Kind::Choice(&["dead_hand", "reshuffle"]),
+        /// The number of stock cards that are never drawn (rule 21); at most 30 leaves a draw.
+        stock_floor: u32 = int(0, 30),
+        /// Whether a card taken from the discard pile may be discarded in the same turn (rule 9).
+        may_discard_taken_card: bool = Kind::Bool,
+        /// Whether the defender may lay off on the knocker's melds (rule 17).
+        layoffs: bool = Kind::Bool,
+        /// Whether Q-K-A is a run; K-A-2 never is (rule 3).
+        ace_high: bool = Kind::Bool,
+        /// Oklahoma option: a spade first upcard doubles that hand's score (rule 14).
+        spade_doubles: bool = Kind::Bool,
+    }
 }
 
 /// Why a ruleset was refused.
@@ -357,131 +368,7 @@ impl Ruleset {
 
 impl Settings for Ruleset {
     fn table() -> &'static [Setting<Ruleset>] {
-        const fn int(min: u64, max: u64) -> Kind {
-            Kind::Int { min, max }
-        }
-        const BONUS: Kind = int(0, MAX_BONUS);
-        static TABLE: &[Setting<Ruleset>] = &[
-            Setting {
-                name: "knock_limit",
-                kind: Kind::IntOrWord { min: 0, max: 10, word: "upcard" },
-                meaning: "The most deadwood a player may knock with (rule 10); 0 means gin only; \"upcard\": \
-                          the value of the hand's first upcard, an ace meaning gin only (rule 14).",
-                get: |r| match r.knock_limit {
-                    KnockLimit::Fixed(limit) => limit.into(),
-                    KnockLimit::Upcard => "upcard".into(),
-                },
-                set: |r, v| r.knock_limit = checked(v),
-            },
-            Setting {
-                name: "gin_bonus",
-                kind: BONUS,
-                meaning: "Added to the defender's deadwood when the knocker goes gin (rule 20).",
-                get: |r| r.gin_bonus.into(),
-                set: |r, v| r.gin_bonus = checked(v),
-            },
-            Setting {
-                name: "undercut_bonus",
-                kind: BONUS,
-                meaning: "Added to K − D when the defender undercuts (rule 19).",
-                get: |r| r.undercut_bonus.into(),
-                set: |r, v| r.undercut_bonus = checked(v),
-            },
-            Setting {
-                name: "big_gin_bonus",
-                kind: Kind::IntOrNull { min: 0, max: MAX_BONUS, none: "no big gin" },
-                meaning: "Added to the defender's deadwood for big gin, all 11 cards melded (rules 13 and 20).",
-                get: |r| r.big_gin_bonus.into(),
-                set: |r, v| r.big_gin_bonus = checked(v),
-            },
-            Setting {
-                name: "tie",
-                kind: Kind::Choice(&["undercut", "no_score"]),
-                meaning: "How a knock is scored when D = K: an undercut (rule 19), or nobody scores.",
-                get: |r| serde_json::to_value(r.tie).unwrap_or(Value::Null),
-                set: |r, v| r.tie = checked(v),
-            },
-            Setting {
-                name: "next_dealer",
-                kind: Kind::Choice(&["alternate", "loser", "winner"]),
-                meaning: "Who deals the next hand; after a dead hand the same dealer deals again (rule 6).",
-                get: |r| serde_json::to_value(r.next_dealer).unwrap_or(Value::Null),
-                set: |r, v| r.next_dealer = checked(v),
-            },
-            Setting {
-                name: "target",
-                kind: int(1, 10_000),
-                meaning: "Hand points that end the game (rule 22).",
-                get: |r| r.target.into(),
-                set: |r, v| r.target = checked(v),
-            },
-            Setting {
-                name: "game_bonus",
-                kind: BONUS,
-                meaning: "Bonus to the winner of the game (rule 23).",
-                get: |r| r.game_bonus.into(),
-                set: |r, v| r.game_bonus = checked(v),
-            },
-            Setting {
-                name: "box_bonus",
-                kind: BONUS,
-                meaning: "Bonus per hand won, for each player, not counted toward the target (rule 23).",
-                get: |r| r.box_bonus.into(),
-                set: |r, v| r.box_bonus = checked(v),
-            },
-            Setting {
-                name: "shutout_multiplier",
-                kind: int(1, 10),
-                meaning: "Factor on the game bonus when the loser scored no hand points; 1 is no shutout rule \
-                          (rule 23).",
-                get: |r| r.shutout_multiplier.into(),
-                set: |r, v| r.shutout_multiplier = checked(v),
-            },
-            Setting {
-                name: "stock_end",
-                kind: Kind::Choice(&["dead_hand", "reshuffle"]),
-                meaning: "What happens when the stock is down to its floor: a dead hand, or the discard pile but \
-                          its top is shuffled into a new stock (rule 21).",
-                get: |r| serde_json::to_value(r.stock_end).unwrap_or(Value::Null),
-                set: |r, v| r.stock_end = checked(v),
-            },
-            Setting {
-                name: "stock_floor",
-                kind: int(0, 30),
-                meaning: "The number of stock cards that are never drawn (rule 21); at most 30 leaves a draw.",
-                get: |r| r.stock_floor.into(),
-                set: |r, v| r.stock_floor = checked(v),
-            },
-            Setting {
-                name: "may_discard_taken_card",
-                kind: Kind::Bool,
-                meaning: "Whether a card taken from the discard pile may be discarded in the same turn (rule 9).",
-                get: |r| r.may_discard_taken_card.into(),
-                set: |r, v| r.may_discard_taken_card = checked(v),
-            },
-            Setting {
-                name: "layoffs",
-                kind: Kind::Bool,
-                meaning: "Whether the defender may lay off on the knocker's melds (rule 17).",
-                get: |r| r.layoffs.into(),
-                set: |r, v| r.layoffs = checked(v),
-            },
-            Setting {
-                name: "ace_high",
-                kind: Kind::Bool,
-                meaning: "Whether Q-K-A is a run; K-A-2 never is (rule 3).",
-                get: |r| r.ace_high.into(),
-                set: |r, v| r.ace_high = checked(v),
-            },
-            Setting {
-                name: "spade_doubles",
-                kind: Kind::Bool,
-                meaning: "Oklahoma option: a spade first upcard doubles that hand's score (rule 14).",
-                get: |r| r.spade_doubles.into(),
-                set: |r, v| r.spade_doubles = checked(v),
-            },
-        ];
-        TABLE
+        Ruleset::settings_table()
     }
 }
 

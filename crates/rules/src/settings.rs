@@ -336,6 +336,74 @@ macro_rules! field_setting {
     };
 }
 
+/// Declares a struct of settings and its table at once, so that each setting's meaning is
+/// written once: as the field's documentation, which is also the table's `meaning` (so it is
+/// plain text, without links). Each field is `name: Type = kind,` under its doc comment; the
+/// struct gets `pub(crate) fn settings_table()`, every field read and written as JSON, for its
+/// [`Settings::table`].
+///
+/// ```
+/// use gin_rules::settings::{Kind, Setting, Settings};
+///
+/// gin_rules::settings_struct! {
+///     /// A demonstration.
+///     #[derive(Clone, Debug, Default, PartialEq)]
+///     pub struct Demo {
+///         /// How many, from 0 to 9.
+///         count: u32 = Kind::Int { min: 0, max: 9 },
+///     }
+/// }
+///
+/// impl Settings for Demo {
+///     fn table() -> &'static [Setting<Demo>] {
+///         Demo::settings_table()
+///     }
+/// }
+///
+/// let mut demo = Demo::default();
+/// demo.set_text("count", "7").unwrap();
+/// assert_eq!(demo.count, 7);
+/// assert_eq!(Demo::table()[0].meaning, "How many, from 0 to 9.");
+/// ```
+#[macro_export]
+macro_rules! settings_struct {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $doc:literal])+
+                $field:ident: $ty:ty = $kind:expr,
+            )+
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $(
+                $(#[doc = $doc])+
+                pub $field: $ty,
+            )+
+        }
+
+        impl $name {
+            /// The table of settings: one a field, its meaning the field's documentation.
+            pub(crate) fn settings_table() -> &'static [$crate::settings::Setting<$name>] {
+                static TABLE: &[$crate::settings::Setting<$name>] = &[
+                    $(
+                        $crate::field_setting!($field, $kind, $crate::settings::meaning(concat!($($doc),+))),
+                    )+
+                ];
+                TABLE
+            }
+        }
+    };
+}
+
+/// A doc comment's text as a table's meaning: the leading blank of each line is the join.
+#[doc(hidden)]
+pub const fn meaning(doc: &'static str) -> &'static str {
+    doc.trim_ascii_start()
+}
+
 /// A setting's value as JSON (the table's `get` functions use it).
 pub fn to_value<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
