@@ -66,22 +66,24 @@ pub(crate) struct KeeperArgs {
 }
 
 /// What the help texts write for the built-in agents (`{agents}`: every name, as a list with
-/// "or") and the default league (`{league}`), filled in from the registry's table by
-/// [`with_agents`].
-const AGENTS: &str = "{agents}";
+/// "or"), the default league (`{league}`) and the presets of the rules (`{presets}`), filled in
+/// from the code's own tables by [`with_agents`].
+const PLACEHOLDERS: [&str; 3] = ["{agents}", "{league}", "{presets}"];
 
-/// The placeholder of the default league's agents.
-const LEAGUE: &str = "{league}";
-
-/// `command` with every help text's `{agents}` and `{league}` written out from the registry's
-/// table of agents ([`gin_ai::registry::AGENTS`]), in every subcommand: the agents are named in
-/// one place.
+/// `command` with every help text's placeholders written out from the registry's table of agents
+/// ([`gin_ai::registry::AGENTS`]) and the rules' presets ([`gin_rules::Ruleset::PRESETS`]), in
+/// every subcommand: each is named in one place.
 pub(crate) fn with_agents(command: clap::Command) -> clap::Command {
-    let agents = registry::names_listed("or");
-    let league = registry::default_league().collect::<Vec<_>>().join(" ");
-    let fill = |text: String| text.replace(AGENTS, &agents).replace(LEAGUE, &league);
+    let values = [
+        registry::names_listed("or"),
+        registry::default_league().collect::<Vec<_>>().join(" "),
+        gin_rules::Ruleset::PRESETS.join(", "),
+    ];
+    let fill = |text: String| {
+        PLACEHOLDERS.iter().zip(&values).fold(text, |text, (placeholder, value)| text.replace(placeholder, value))
+    };
     let has = |text: Option<&clap::builder::StyledStr>| {
-        text.is_some_and(|text| text.to_string().contains(AGENTS) || text.to_string().contains(LEAGUE))
+        text.is_some_and(|text| PLACEHOLDERS.iter().any(|placeholder| text.to_string().contains(placeholder)))
     };
     let mut command = command;
     if has(command.get_long_about()) {

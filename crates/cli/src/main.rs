@@ -191,6 +191,9 @@ mod tests {
             }
             // Every placeholder is written out.
             assert!(!help.contains("{agents}") && !help.contains("{league}"), "gin {name} --help: {help}");
+            if name != "bot" {
+                assert!(help.contains("a preset (standard, pagat, eaai, oklahoma)") && !help.contains("{presets}"));
+            }
         }
         let mut cli = command();
         let league = cli.find_subcommand_mut("league").unwrap().render_long_help().to_string();

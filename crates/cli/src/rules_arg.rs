@@ -13,7 +13,7 @@ use crate::files;
 /// The `--rules` option, shared by the commands that need a ruleset.
 #[derive(Clone, Debug, Args)]
 pub(crate) struct RulesArg {
-    /// The rules: a preset (standard, pagat, eaai, oklahoma) or a house-rules JSON file such as
+    /// The rules: a preset ({presets}) or a house-rules JSON file such as
     /// {"preset": "pagat", "knock_limit": 7}. A preset name wins over a file of the same name
     /// (write ./standard to read such a file). `gin settings rules` lists every setting.
     #[arg(long = "rules", value_name = "PRESET|FILE", default_value = "standard")]

@@ -237,8 +237,15 @@ const MAX_BONUS: u64 = 1000;
 
 impl Ruleset {
     /// The names of the presets, the first being the default (see [`Preset`]).
-    pub const PRESETS: [&'static str; 4] =
-        [Preset::Standard.name(), Preset::Pagat.name(), Preset::Eaai.name(), Preset::Oklahoma.name()];
+    pub const PRESETS: [&'static str; Preset::ALL.len()] = {
+        let mut names = [""; Preset::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Preset::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 
     /// The `standard` preset, the default: docs/rules.md as written.
     pub const fn standard() -> Ruleset {
