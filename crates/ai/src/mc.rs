@@ -23,7 +23,8 @@
 //!
 //! The futures' estimates are biased, and not by a constant. A knock is therefore decided by a
 //! learned [`calibration`]: a linear model over the two estimates (knock now, play on) and what
-//! the table shows, trained by self-play on counterfactuals and shipped as a small data file.
+//! the table shows, trained by self-play on counterfactuals (`cargo xtask train-knock`) and
+//! shipped as a small data file.
 //! With `calibrated=false`, or without usable weights, a knock must beat playing on by
 //! `knock_margin` instead.
 //!
@@ -51,7 +52,7 @@ use gin_rules::{KnockKind, Player, Ruleset, Showing, field_setting};
 
 use crate::Picks;
 use crate::{Advisor, ExpertAgent, ExpertParams, Hint, Reason};
-use calibration::{KnockCalibration, KnockCase};
+use calibration::{KnockCalibration, KnockCase, KnockDecision};
 use odds::WinOdds;
 use playout::{Style, Table};
 
@@ -300,12 +301,29 @@ impl McAgent {
     }
 
     /// The last decision's knock case, if it weighed a knock against playing on.
-    pub(crate) fn last_knock_case(&self) -> Option<(KnockCase, Card, Card)> {
+    #[cfg(test)]
+    fn last_knock_case(&self) -> Option<(KnockCase, Card, Card)> {
         self.last_knock
     }
 
-    /// The chance of winning the game from this score once a hand scores `points`.
-    pub(crate) fn win_chance(&self, mine: u32, theirs: u32, points: i32) -> f64 {
+    /// The knock decision of its last choice, if that choice weighed a knock against playing on:
+    /// the two discards and the features the knock calibration is trained on
+    /// (`cargo xtask train-knock`).
+    pub fn last_knock(&self) -> Option<KnockDecision> {
+        self.last_knock.map(|(case, knock, play_on)| KnockDecision { knock, play_on, features: case.features() })
+    }
+
+    /// The cards it lays down when it knocks from `view` discarding `discard`, whether or not it
+    /// chose that knock: the expert's arrangement that offers the least to lay off (`None`: the
+    /// referee's choice).
+    pub fn knock_showing(&self, view: &PlayerView<'_>, discard: Card) -> Option<Showing> {
+        self.expert.knock_showing(view, discard)
+    }
+
+    /// The chance of winning the game, as the search values a hand's end, from a score of `mine`
+    /// to `theirs` once a hand scores `points` for this player (negative: for the opponent),
+    /// under the rules of its current game.
+    pub fn win_chance(&self, mine: u32, theirs: u32, points: i32) -> f64 {
         self.odds.after(mine, theirs, points)
     }
 
@@ -1020,7 +1038,11 @@ mod tests {
                 let mut simple = crate::SimpleAgent::default();
                 play_watched(&rules, seed, &mut mc, &mut simple, MAX_HANDS, |mc, view, legal| {
                     let action = mc.pick(view, legal);
-                    if let Some((case, knock, _)) = mc.last_knock_case() {
+                    if let Some((case, knock, play_on)) = mc.last_knock_case() {
+                        // What the training sees of the decision, and the knock it plays out.
+                        let seen = KnockDecision { knock, play_on, features: case.features() };
+                        assert_eq!(mc.last_knock(), Some(seen));
+                        assert_eq!(mc.knock_showing(view, knock), mc.shown(view, Action::knock(knock)));
                         let by_calibration = shipped.gain(&case) > 0.0;
                         let by_margin = case.knock - margin > case.play_on;
                         let knocked = action == Action::knock(knock);
