@@ -216,14 +216,6 @@ impl Default for McParams {
 const MAX_CANDIDATES: usize = 8;
 /// The most virtual turns that shape a sampled opponent hand.
 const MAX_FORM_TURNS: usize = 12;
-/// Virtual turns per turn played that shape a gin hunter's hand, and extra turns for a player who
-/// knocks at once. A calibration probe (docs/research/agents-log.md) measured how well the
-/// futures' opponent hands match the truth: with 1 and 0 the opponent's deadwood comes out about 5 points too high against
-/// `simple` and 6 against `expert`, and with 2 and 3 the mean knock points match against both;
-/// but the agent then won fewer games (77.3% against 78.8% of 4,000 against `simple`, 53.6%
-/// against 56.6% of 2,000 against `expert`, knock margin 0.05), so 1 and 0 stay.
-const HUNTER_FORM_FACTOR: usize = 1;
-const KNOCKER_FORM_EXTRA: usize = 0;
 /// Futures per chunk: the unit of work of a thread, each with its own seed.
 const CHUNK: u32 = 8;
 
@@ -731,18 +723,13 @@ impl Search<'_> {
         }
     }
 
-    /// The virtual turns that shape a sampled hand of this style. A real player improves its hand
-    /// by choosing what to keep better than the forming's plain policies do: a gin hunter that has
-    /// played for some turns holds about the hand those policies make in twice as many.
-    fn form_turns(&self, style: Style) -> usize {
-        let turns = if style.hunter {
-            self.opponent_turns * HUNTER_FORM_FACTOR
-        } else if self.opponent_turns > 0 {
-            self.opponent_turns + KNOCKER_FORM_EXTRA
-        } else {
-            0
-        };
-        turns.min(MAX_FORM_TURNS)
+    /// The virtual turns that shape a sampled opponent hand: one per discard the opponent has
+    /// made this hand, whatever its style, up to [`MAX_FORM_TURNS`]. More turns make the sampled
+    /// hands' deadwood match the real hands' on average, yet cost games: the knock margin (or the
+    /// calibration) already stands between the futures' error and the truth
+    /// (docs/research/code-notes.md).
+    fn form_turns(&self) -> usize {
+        self.opponent_turns.min(MAX_FORM_TURNS)
     }
 
     /// A knock threshold drawn by its weight.
@@ -795,7 +782,7 @@ impl Search<'_> {
                 self.opponent_known,
                 &mut pool[..stock_len],
                 |_| 1.0,
-                self.form_turns(style),
+                self.form_turns(),
                 rng,
             );
             opponent = hand;
