@@ -32,8 +32,8 @@
 //! games, as the rival discards differ by far less than one future's noise and the playouts'
 //! plain policies undo what the expert keeps a hand for. `mc`, with ten times the futures, also
 //! searches the discard among the expert's best few, and overrules the expert only for a rival
-//! that wins 0.01 of a game more (`margin`); that wins it about a point of games against
-//! `mc-fast` (figures in docs/agents.md). The draw search stays off in both.
+//! that wins 0.01 of a game more (`margin`); that wins it games against `mc-fast` and the other
+//! styles (docs/research/code-notes.md). The draw search stays off in both.
 //!
 //! The futures are split into fixed chunks with their own seeds, so the choice is the same for any
 //! number of threads.

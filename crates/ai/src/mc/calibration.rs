@@ -1,10 +1,9 @@
 //! The knock calibration: a linear model, learned by self-play, that turns the search's two
 //! estimates at a knock decision (knock now, or play on) into the decision.
 //!
-//! The futures' estimates are biased, and not by a constant: against the low holder they put a
-//! knock 0.06 of a game too high at every deadwood, and playing on 0.08 too high with 1 or 2
-//! deadwood but only 0.02 with 8 to 10 (docs/research/agents-log.md). A fixed `knock_margin`
-//! corrects the mean of that bias only. The calibration gives the gain of
+//! The futures' estimates are biased, and not by a constant: they overrate knocking and playing
+//! on alike, and playing on by more with little deadwood than with much
+//! (docs/research/code-notes.md). A fixed `knock_margin` corrects the mean of that bias only. The calibration gives the gain of
 //! knocking over playing on, in the chance of winning the game, as a linear function of the two
 //! estimates and of what the table shows (the knock's deadwood, the stock, the opponent's turns,
 //! what the opponent model believes of its knock threshold, the score): the dot product of its
