@@ -1,5 +1,6 @@
 //! `cargo xtask train-knock`: trains the knock calibration of `mc` and `mc-fast` by self-play
-//! (see `gin_ai::calibration`) and writes its weights file.
+//! and writes its weights file, which `gin_ai::calibration` reads: the games and their
+//! counterfactuals ([`selfplay`]), the least-squares fit and the file ([`fit`]).
 //!
 //! Games are played in blocks; after each block the sums so far are fitted and the file is
 //! written, so a run that stops loses at most one block, and `--resume` goes on from the games
@@ -8,7 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use gin_ai::calibration::{self, KnockFile, KnockStats};
+mod fit;
+mod selfplay;
+
+use fit::{KnockFile, KnockStats};
 
 /// Games played between two writes of the file.
 const BLOCK: u64 = 200;
@@ -17,10 +21,13 @@ const BLOCK: u64 = 200;
 pub(crate) struct Plan {
     /// The total number of games the file should hold at the end.
     pub games: u64,
+    /// The seed of the games (a file resumed must have been trained with it).
     pub seed: u64,
     /// Go on from the games in the file at `out` instead of starting again.
     pub resume: bool,
+    /// The weights file to write (and, with `resume`, to read first).
     pub out: PathBuf,
+    /// Threads that share the games (the file does not depend on it).
     pub threads: usize,
 }
 
@@ -49,7 +56,7 @@ pub(crate) fn run(plan: &Plan) -> anyhow::Result<KnockFile> {
     let mut file = None;
     while done < plan.games {
         let end = (done + BLOCK).min(plan.games);
-        stats.merge(&calibration::collect(plan.seed, done..end, plan.threads));
+        stats.merge(&selfplay::collect(plan.seed, done..end, plan.threads));
         done = end;
         let rate = (done - start) as f64 / started.elapsed().as_secs_f64().max(1e-9);
         eprintln!(
@@ -68,9 +75,10 @@ pub(crate) fn run(plan: &Plan) -> anyhow::Result<KnockFile> {
     file.ok_or_else(|| anyhow::anyhow!("no knock decision in {} games: nothing to fit", plan.games))
 }
 
+/// Reads and checks the weights file at `path`.
 fn read(path: &Path) -> anyhow::Result<KnockFile> {
     let text = std::fs::read_to_string(path).map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
-    KnockFile::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
+    KnockFile::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err:#}", path.display()))
 }
 
 /// Writes through a temporary file, so an interrupted write leaves the old file whole.

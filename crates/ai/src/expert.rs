@@ -79,8 +79,8 @@ impl ExpertParams {
     }
 
     /// The expert inside `mc`: as [`ExpertParams::searching`], and its discards look two draws
-    /// ahead. That costs some 35 times the one-draw look (about 0.3 ms a discard at the median):
-    /// `mc`'s budget has room for it, and `mc-fast` stays the cheap level.
+    /// ahead. That costs many times the one-draw look (docs/research/code-notes.md): `mc`'s
+    /// budget has room for it, and `mc-fast` stays the cheap level.
     pub fn deep() -> ExpertParams {
         ExpertParams { outlook_depth: 2, ..ExpertParams::searching() }
     }

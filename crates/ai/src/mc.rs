@@ -23,7 +23,8 @@
 //!
 //! The futures' estimates are biased, and not by a constant. A knock is therefore decided by a
 //! learned [`calibration`]: a linear model over the two estimates (knock now, play on) and what
-//! the table shows, trained by self-play on counterfactuals and shipped as a small data file.
+//! the table shows, trained by self-play on counterfactuals (`cargo xtask train-knock`) and
+//! shipped as a small data file.
 //! With `calibrated=false`, or without usable weights, a knock must beat playing on by
 //! `knock_margin` instead.
 //!
@@ -31,8 +32,8 @@
 //! games, as the rival discards differ by far less than one future's noise and the playouts'
 //! plain policies undo what the expert keeps a hand for. `mc`, with ten times the futures, also
 //! searches the discard among the expert's best few, and overrules the expert only for a rival
-//! that wins 0.01 of a game more (`margin`); that wins it about a point of games against
-//! `mc-fast` (figures in docs/agents.md). The draw search stays off in both.
+//! that wins 0.01 of a game more (`margin`); that wins it games against `mc-fast` and the other
+//! styles (docs/research/code-notes.md). The draw search stays off in both.
 //!
 //! The futures are split into fixed chunks with their own seeds, so the choice is the same for any
 //! number of threads.
@@ -51,7 +52,7 @@ use gin_rules::{KnockKind, Player, Ruleset, Showing, field_setting};
 
 use crate::Picks;
 use crate::{Advisor, ExpertAgent, ExpertParams, Hint, Reason};
-use calibration::{KnockCalibration, KnockCase};
+use calibration::{KnockCalibration, KnockCase, KnockDecision};
 use odds::WinOdds;
 use playout::{Style, Table};
 
@@ -215,14 +216,6 @@ impl Default for McParams {
 const MAX_CANDIDATES: usize = 8;
 /// The most virtual turns that shape a sampled opponent hand.
 const MAX_FORM_TURNS: usize = 12;
-/// Virtual turns per turn played that shape a gin hunter's hand, and extra turns for a player who
-/// knocks at once. A calibration probe (docs/research/agents-log.md) measured how well the
-/// futures' opponent hands match the truth: with 1 and 0 the opponent's deadwood comes out about 5 points too high against
-/// `simple` and 6 against `expert`, and with 2 and 3 the mean knock points match against both;
-/// but the agent then won fewer games (77.3% against 78.8% of 4,000 against `simple`, 53.6%
-/// against 56.6% of 2,000 against `expert`, knock margin 0.05), so 1 and 0 stay.
-const HUNTER_FORM_FACTOR: usize = 1;
-const KNOCKER_FORM_EXTRA: usize = 0;
 /// Futures per chunk: the unit of work of a thread, each with its own seed.
 const CHUNK: u32 = 8;
 
@@ -300,12 +293,29 @@ impl McAgent {
     }
 
     /// The last decision's knock case, if it weighed a knock against playing on.
-    pub(crate) fn last_knock_case(&self) -> Option<(KnockCase, Card, Card)> {
+    #[cfg(test)]
+    fn last_knock_case(&self) -> Option<(KnockCase, Card, Card)> {
         self.last_knock
     }
 
-    /// The chance of winning the game from this score once a hand scores `points`.
-    pub(crate) fn win_chance(&self, mine: u32, theirs: u32, points: i32) -> f64 {
+    /// The knock decision of its last choice, if that choice weighed a knock against playing on:
+    /// the two discards and the features the knock calibration is trained on
+    /// (`cargo xtask train-knock`).
+    pub fn last_knock(&self) -> Option<KnockDecision> {
+        self.last_knock.map(|(case, knock, play_on)| KnockDecision { knock, play_on, features: case.features() })
+    }
+
+    /// The cards it lays down when it knocks from `view` discarding `discard`, whether or not it
+    /// chose that knock: the expert's arrangement that offers the least to lay off (`None`: the
+    /// referee's choice).
+    pub fn knock_showing(&self, view: &PlayerView<'_>, discard: Card) -> Option<Showing> {
+        self.expert.knock_showing(view, discard)
+    }
+
+    /// The chance of winning the game, as the search values a hand's end, from a score of `mine`
+    /// to `theirs` once a hand scores `points` for this player (negative: for the opponent),
+    /// under the rules of its current game.
+    pub fn win_chance(&self, mine: u32, theirs: u32, points: i32) -> f64 {
         self.odds.after(mine, theirs, points)
     }
 
@@ -713,18 +723,13 @@ impl Search<'_> {
         }
     }
 
-    /// The virtual turns that shape a sampled hand of this style. A real player improves its hand
-    /// by choosing what to keep better than the forming's plain policies do: a gin hunter that has
-    /// played for some turns holds about the hand those policies make in twice as many.
-    fn form_turns(&self, style: Style) -> usize {
-        let turns = if style.hunter {
-            self.opponent_turns * HUNTER_FORM_FACTOR
-        } else if self.opponent_turns > 0 {
-            self.opponent_turns + KNOCKER_FORM_EXTRA
-        } else {
-            0
-        };
-        turns.min(MAX_FORM_TURNS)
+    /// The virtual turns that shape a sampled opponent hand: one per discard the opponent has
+    /// made this hand, whatever its style, up to [`MAX_FORM_TURNS`]. More turns make the sampled
+    /// hands' deadwood match the real hands' on average, yet cost games: the knock margin (or the
+    /// calibration) already stands between the futures' error and the truth
+    /// (docs/research/code-notes.md).
+    fn form_turns(&self) -> usize {
+        self.opponent_turns.min(MAX_FORM_TURNS)
     }
 
     /// A knock threshold drawn by its weight.
@@ -777,7 +782,7 @@ impl Search<'_> {
                 self.opponent_known,
                 &mut pool[..stock_len],
                 |_| 1.0,
-                self.form_turns(style),
+                self.form_turns(),
                 rng,
             );
             opponent = hand;
@@ -1020,7 +1025,11 @@ mod tests {
                 let mut simple = crate::SimpleAgent::default();
                 play_watched(&rules, seed, &mut mc, &mut simple, MAX_HANDS, |mc, view, legal| {
                     let action = mc.pick(view, legal);
-                    if let Some((case, knock, _)) = mc.last_knock_case() {
+                    if let Some((case, knock, play_on)) = mc.last_knock_case() {
+                        // What the training sees of the decision, and the knock it plays out.
+                        let seen = KnockDecision { knock, play_on, features: case.features() };
+                        assert_eq!(mc.last_knock(), Some(seen));
+                        assert_eq!(mc.knock_showing(view, knock), mc.shown(view, Action::knock(knock)));
                         let by_calibration = shipped.gain(&case) > 0.0;
                         let by_margin = case.knock - margin > case.play_on;
                         let knocked = action == Action::knock(knock);

@@ -5,11 +5,9 @@
 //! player wins half of them, with a knock's, an undercut's or a gin's points (the bonuses from
 //! the rules). The table is built once per ruleset by dynamic programming from the target down.
 //!
-//! The model's shares are rough: between agents as strong as `mc-fast` a won hand is a gin some
-//! 60% of the time and an undercut 5%, not 20% and 30%. Yet `mc-fast` with a table built from
-//! those measured hands won 50.0% of 20,000 games against `mc-fast` with this one
-//! (docs/research/agents-log.md, 2026-12-07): the searches compare candidates at one score, and
-//! the table's shape seems to barely move their order.
+//! The model's shares are rough: between agents as strong as `mc-fast` hands end otherwise. A
+//! table built from how they do end played no better (docs/research/code-notes.md): the searches
+//! compare candidates at one score, and the table's shape seems to barely move their order.
 
 use gin_rules::Ruleset;
 
