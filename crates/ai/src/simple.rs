@@ -118,11 +118,8 @@ impl SimpleAgent {
     fn defend(&mut self, view: &PlayerView<'_>) -> Action {
         let solver = view.rules.solver();
         let own = self.random_best(solver, view.hand);
-        let targets = match view.knock {
-            Some(knock) if view.rules.layoffs => knock.shown.melds().to_vec(),
-            _ => Vec::new(),
-        };
-        self.showing = solver.defend_keeping(&targets, view.hand, own.melds()).ok();
+        let targets = view.knock.as_ref().map_or(&[][..], |knock| view.rules.layoff_melds(knock.kind, &knock.shown));
+        self.showing = solver.defend_keeping(targets, view.hand, own.melds()).ok();
         Action::LayOff
     }
 }
