@@ -61,18 +61,7 @@ impl SimpleAgent {
         // Every allowed card repeating a pair cannot happen in a real hand; EAAI's player would
         // fail there, this one lets the pair rule go.
         let pool = if fresh.is_empty() { allowed } else { fresh };
-        let mut least = u32::MAX;
-        let mut candidates = CardSet::EMPTY;
-        for card in pool {
-            let deadwood = solver.min_deadwood(hand.without(card));
-            if deadwood < least {
-                least = deadwood;
-                candidates = CardSet::EMPTY;
-            }
-            if deadwood == least {
-                candidates.insert(card);
-            }
-        }
+        let candidates = solver.best_discards_among(hand, pool).map_or(CardSet::EMPTY, |best| best.discards);
         let card = self.pick_card(candidates)?;
         if let Some(drawn) = drawn {
             self.used_pairs.push(pair(drawn, card));

@@ -33,6 +33,7 @@ impl Ruleset {
     /// assert_eq!((best.deadwood, best.discards.to_string()), (10, "2D".to_owned()));
     /// # Ok::<(), gin_cards::ParseError>(())
     /// ```
+    #[inline]
     pub fn best_legal_discards(&self, hand: CardSet, taken: Option<Card>) -> Option<BestDiscards> {
         self.solver().best_discards_among(hand, self.discardable(hand, taken))
     }

@@ -150,6 +150,7 @@ impl Solver {
     /// assert_eq!(solver.best_discards_among(hand, "QH".parse()?), None);
     /// # Ok::<(), gin_cards::ParseError>(())
     /// ```
+    #[inline]
     pub fn best_discards_among(self, hand: CardSet, allowed: CardSet) -> Option<BestDiscards> {
         let allowed = allowed & hand;
         if allowed.is_empty() {
