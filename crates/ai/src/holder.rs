@@ -232,7 +232,8 @@ impl HolderAgent {
         let hand = view.hand;
         let now = self.solver.min_deadwood(hand);
         let with = hand.with(top);
-        let taken = hand.iter().map(|card| self.solver.min_deadwood(with.without(card))).min().unwrap_or(u32::MAX);
+        // The least deadwood after taking `top` and discarding another card.
+        let taken = self.solver.best_discards_among(with, hand).map_or(u32::MAX, |best| best.deadwood);
         if self.solver.can_meld(hand, top) && taken <= now {
             return true;
         }

@@ -61,18 +61,7 @@ impl SimpleAgent {
         // Every allowed card repeating a pair cannot happen in a real hand; EAAI's player would
         // fail there, this one lets the pair rule go.
         let pool = if fresh.is_empty() { allowed } else { fresh };
-        let mut least = u32::MAX;
-        let mut candidates = CardSet::EMPTY;
-        for card in pool {
-            let deadwood = solver.min_deadwood(hand.without(card));
-            if deadwood < least {
-                least = deadwood;
-                candidates = CardSet::EMPTY;
-            }
-            if deadwood == least {
-                candidates.insert(card);
-            }
-        }
+        let candidates = solver.best_discards_among(hand, pool).map_or(CardSet::EMPTY, |best| best.discards);
         let card = self.pick_card(candidates)?;
         if let Some(drawn) = drawn {
             self.used_pairs.push(pair(drawn, card));
@@ -118,11 +107,8 @@ impl SimpleAgent {
     fn defend(&mut self, view: &PlayerView<'_>) -> Action {
         let solver = view.rules.solver();
         let own = self.random_best(solver, view.hand);
-        let targets = match view.knock {
-            Some(knock) if view.rules.layoffs => knock.shown.melds().to_vec(),
-            _ => Vec::new(),
-        };
-        self.showing = solver.defend_keeping(&targets, view.hand, own.melds()).ok();
+        let targets = view.knock.as_ref().map_or(&[][..], |knock| view.rules.layoff_melds(knock.kind, &knock.shown));
+        self.showing = solver.defend_keeping(targets, view.hand, own.melds()).ok();
         Action::LayOff
     }
 }

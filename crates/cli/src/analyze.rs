@@ -112,12 +112,12 @@ enum Limit {
     Upcard,
 }
 
-/// What `analyze` needs to answer hands: the solver, the limit and how to print.
+/// What `analyze` needs to answer hands: the rules, the limit and how to print.
 struct Analyzer {
+    rules: Ruleset,
     solver: Solver,
     limit: Limit,
     source: RulesSource,
-    big_gin_bonus: Option<u32>,
     json: bool,
     style: Style,
 }
@@ -175,10 +175,10 @@ impl Analyzer {
             (KnockLimit::Upcard, None) => Limit::Upcard,
         };
         Analyzer {
-            solver: Solver::new(ruleset.ace_high),
+            rules: ruleset.clone(),
+            solver: ruleset.solver(),
             limit,
             source,
-            big_gin_bonus: ruleset.big_gin_bonus,
             json,
             style: Style::for_stdout(ascii),
         }
@@ -363,15 +363,16 @@ impl Analyzer {
             return out.write_all(if analysis.is_gin() { b"yes" } else { b"no" });
         };
         let discards = OneOf(self.style, best.discards);
-        if analysis.arrangement.deadwood() == 0 {
-            match self.big_gin_bonus {
-                Some(bonus) => write!(out, "yes: big gin, all 11 cards melded (bonus {bonus})"),
-                None => write!(out, "yes: all 11 cards meld; big gin is off, so discard {discards} and keep gin"),
+        match self.rules.big_gin_bonus {
+            Some(bonus) if self.rules.is_big_gin(analysis.hand) => {
+                write!(out, "yes: big gin, all 11 cards melded (bonus {bonus})")
             }
-        } else if best.deadwood == 0 {
-            write!(out, "yes: discard {discards}")
-        } else {
-            out.write_all(b"no")
+            // All 11 cards meld, and big gin is off.
+            _ if analysis.arrangement.deadwood() == 0 => {
+                write!(out, "yes: all 11 cards meld; big gin is off, so discard {discards} and keep gin")
+            }
+            _ if best.deadwood == 0 => write!(out, "yes: discard {discards}"),
+            _ => out.write_all(b"no"),
         }
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use gin_engine::{Event, Game, LogHeader, ReplayError, read_log, replay};
-use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Showdown, Showing};
+use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Ruleset, Showdown, Showing};
 
 use crate::files;
 use crate::invocation::{gin_command, shell_word};
@@ -294,7 +294,7 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
             Event::HandEnded { score, points, showdown } => {
                 // The defender's answer to the knock, from the showdown.
                 if let Some(showdown) = showdown {
-                    let _ = writeln!(out, "  {}", defense(names, showdown, header.rules.layoffs, style));
+                    let _ = writeln!(out, "  {}", defense(names, showdown, &header.rules, style));
                 }
                 let result = match score.winner {
                     Some(winner) => {
@@ -343,14 +343,14 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
 
 /// The defender's answer to a knock: "the AI (mc) shows [5H 6H 7H], lays off 8H, unmelded 2S
 /// (deadwood 2)". Layoffs are told only where there could be some (a knock, with layoffs in the
-/// rules): "lays nothing off" when there were none.
-fn defense(names: &Names, showdown: &Showdown, layoffs_allowed: bool, style: Style) -> String {
+/// `rules`): "lays nothing off" when there were none.
+fn defense(names: &Names, showdown: &Showdown, rules: &Ruleset, style: Style) -> String {
     let defender = showdown.defender();
     let shown = &showdown.shown[defender];
     let melds = if shown.melds().is_empty() { "no melds".to_owned() } else { style.melds(shown.melds()).to_string() };
     let laid_off = if !shown.laid_off().is_empty() {
         format!(", {} {}", names.verb(defender, "lays off"), style.cards(shown.laid_off()))
-    } else if showdown.kind == KnockKind::Knock && layoffs_allowed {
+    } else if rules.allows_layoffs(showdown.kind) {
         format!(", {}", names.verb(defender, "lays nothing off"))
     } else {
         String::new()
@@ -518,19 +518,19 @@ mod tests {
         let mut showdown =
             Showdown { knocker: Player::Two, kind: KnockKind::Knock, shown: ByPlayer::new(defender, knocker) };
         assert_eq!(
-            defense(&names, &showdown, true, Style::Ascii),
+            defense(&names, &showdown, &Ruleset::standard(), Style::Ascii),
             "you show no melds, lay nothing off, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C TC (deadwood 67)"
         );
         assert_eq!(
-            defense(&names, &showdown, false, Style::Ascii),
+            defense(&names, &showdown, &Ruleset { layoffs: false, ..Ruleset::standard() }, Style::Ascii),
             "you show no melds, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C TC (deadwood 67)"
         );
         showdown.kind = KnockKind::Gin;
-        assert!(!defense(&names, &showdown, true, Style::Ascii).contains("lay"));
+        assert!(!defense(&names, &showdown, &Ruleset::standard(), Style::Ascii).contains("lay"));
         let laying_off = Showing::new(set("4S 5H 6H 7S 9D TD 2C 4C 6C 8C"), &[], set("4S")).unwrap();
         showdown = Showdown { knocker: Player::One, kind: KnockKind::Knock, shown: ByPlayer::new(knocker, laying_off) };
         assert_eq!(
-            defense(&names, &showdown, true, Style::Ascii),
+            defense(&names, &showdown, &Ruleset::standard(), Style::Ascii),
             "the AI (mc) shows no melds, lays off 4S, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C (deadwood 57)"
         );
     }

@@ -466,10 +466,9 @@ impl Deal {
             Phase::LayOff => {
                 acting == 10
                     && other <= 10
-                    && rules.layoffs
                     && self
                         .knock
-                        .is_some_and(|knock| knock.player == self.to_act.opponent() && knock.kind == KnockKind::Knock)
+                        .is_some_and(|knock| knock.player == self.to_act.opponent() && rules.allows_layoffs(knock.kind))
             }
             Phase::Over => false,
         };
@@ -665,7 +664,8 @@ impl Deal {
     /// May panic, or leave the hand inconsistent, if the action is not legal.
     pub fn play_unchecked(&mut self, rules: &Ruleset, player: Player, action: Action) {
         if let (Phase::LayOff, Action::LayOff, Some(knock)) = (self.phase, action, self.knock) {
-            let deadwood = rules.solver().defense_deadwood(knock.shown.melds(), self.hands[player]);
+            let targets = rules.layoff_melds(knock.kind, &knock.shown);
+            let deadwood = rules.solver().defense_deadwood(targets, self.hands[player]);
             self.score_only(rules, deadwood);
             return;
         }
@@ -897,7 +897,7 @@ impl Deal {
         self.knock = Some(Knock { player, kind, shown });
         let defender = player.opponent();
         self.to_act = defender;
-        if kind == KnockKind::Knock && rules.layoffs {
+        if rules.allows_layoffs(kind) {
             self.phase = Phase::LayOff;
         } else if E::SILENT {
             self.score_only(rules, rules.solver().min_deadwood(self.hands[defender]));
@@ -953,8 +953,8 @@ pub(crate) fn referee_showing(
         }
         (Phase::Discard, Action::BigGin) => solver.best_arrangement(hand),
         (Phase::LayOff, Action::LayOff) => {
-            let targets: &[Meld] = if rules.layoffs { knock?.shown.melds() } else { &[] };
-            return solver.defend(targets, hand).showing();
+            let knock = knock?;
+            return solver.defend(rules.layoff_melds(knock.kind, &knock.shown), hand).showing();
         }
         _ => return None,
     };

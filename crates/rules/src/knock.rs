@@ -4,7 +4,7 @@
 
 use gin_cards::{Card, CardSet, Rank};
 
-use crate::{Arrangement, KnockLimit, Meld, Ruleset, Showing, ShowingError, Solver};
+use crate::{Arrangement, BestDiscards, KnockKind, KnockLimit, Meld, Ruleset, Showing, ShowingError, Solver};
 
 impl Ruleset {
     /// The cards a player holding `hand` (after its draw) may discard: all of them, less the
@@ -14,6 +14,28 @@ impl Ruleset {
             Some(taken) if !self.may_discard_taken_card => hand.without(taken),
             _ => hand,
         }
+    }
+
+    /// The least deadwood a player holding `hand` (after its draw) can leave with a discard the
+    /// rules allow ([`Ruleset::discardable`]: not the card `taken` from the pile this turn where
+    /// rule 9 forbids it), and every allowed discard that leaves that much; `None` for a hand with
+    /// nothing to discard. See [`Solver::best_discards_among`].
+    ///
+    /// ```
+    /// use gin_rules::Ruleset;
+    ///
+    /// let rules = Ruleset::standard();
+    /// let hand = "AS 2S 3S 4H 5H 6H 7C 8C 9C KD 2D".parse()?;
+    /// let best = rules.best_legal_discards(hand, None).unwrap();
+    /// assert_eq!((best.deadwood, best.discards.to_string()), (2, "KD".to_owned()));
+    /// // The king was just taken from the pile: it must stay, and the two goes, leaving 10.
+    /// let best = rules.best_legal_discards(hand, Some("KD".parse()?)).unwrap();
+    /// assert_eq!((best.deadwood, best.discards.to_string()), (10, "2D".to_owned()));
+    /// # Ok::<(), gin_cards::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn best_legal_discards(&self, hand: CardSet, taken: Option<Card>) -> Option<BestDiscards> {
+        self.solver().best_discards_among(hand, self.discardable(hand, taken))
     }
 
     /// The discards with which a player holding `hand` (11 cards, after its draw) may knock in a
@@ -45,6 +67,34 @@ impl Ruleset {
     /// 11 cards meld (rule 13).
     pub fn is_big_gin(&self, hand: CardSet) -> bool {
         self.big_gin_bonus.is_some() && hand.len() == 11 && self.solver().is_all_melded(hand)
+    }
+
+    /// Whether the defender may lay off after a knock of `kind`: the rules play layoffs (the
+    /// setting `layoffs`) and the knock is not gin or big gin (rule 15).
+    pub const fn allows_layoffs(&self, kind: KnockKind) -> bool {
+        self.layoffs && matches!(kind, KnockKind::Knock)
+    }
+
+    /// The melds the defender may lay off on after a knock of `kind` in which the knocker showed
+    /// `knocker`: the knocker's melds where [`Ruleset::allows_layoffs`], else none. This is what
+    /// [`Solver::defend`] and [`Solver::defend_keeping`] take as the knocker's melds.
+    ///
+    /// ```
+    /// use gin_cards::CardSet;
+    /// use gin_rules::{KnockKind, Meld, Ruleset, Showing};
+    ///
+    /// let melds = [Meld::new("5S 6S 7S".parse()?, false)?, Meld::new("9H 9D 9C".parse()?, false)?];
+    /// let knocker = Showing::new("5S 6S 7S 9H 9D 9C 2C 3C 4D AH".parse()?, &melds, CardSet::EMPTY)?;
+    /// let rules = Ruleset::standard();
+    /// assert_eq!(rules.layoff_melds(KnockKind::Knock, &knocker), &melds);
+    /// // Nothing is laid off on gin, nor under a house rule without layoffs.
+    /// assert!(rules.layoff_melds(KnockKind::Gin, &knocker).is_empty());
+    /// let strict = Ruleset { layoffs: false, ..Ruleset::standard() };
+    /// assert!(strict.layoff_melds(KnockKind::Knock, &knocker).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn layoff_melds<'a>(&self, kind: KnockKind, knocker: &'a Showing) -> &'a [Meld] {
+        if self.allows_layoffs(kind) { knocker.melds() } else { &[] }
     }
 
     /// Under the Oklahoma rule, the lowest first upcard that lets a hand with `deadwood` knock: an
@@ -112,6 +162,40 @@ mod tests {
         // Knocks are only ever discards.
         let taken = Some(cards("2D").first().unwrap());
         assert!(rules.knock_discards(hand, taken, 10).is_subset(rules.discardable(hand, taken)));
+    }
+
+    #[test]
+    fn the_best_legal_discards_keep_the_taken_card() {
+        let rules = Ruleset::standard();
+        let hand = cards("AS 2S 3S 4H 5H 6H 7C 8C 9C KD 2D");
+        let best = |taken: &str| rules.best_legal_discards(hand, cards(taken).first());
+        assert_eq!(best(""), Some(BestDiscards { deadwood: 2, discards: cards("KD") }));
+        assert_eq!(best("KD"), Some(BestDiscards { deadwood: 10, discards: cards("2D") }));
+        // Taking a card that is not the best discard changes nothing.
+        assert_eq!(best("2D"), Some(BestDiscards { deadwood: 2, discards: cards("KD") }));
+        // Ties keep every allowed card that reaches the least deadwood, and only those.
+        let tied = cards("AS 2S 3S 4H 5H 6H 7C 8C 9C KD QD");
+        assert_eq!(rules.best_legal_discards(tied, cards("QD").first()).map(|b| b.discards), Some(cards("KD")));
+        let lax = Ruleset { may_discard_taken_card: true, ..Ruleset::standard() };
+        assert_eq!(lax.best_legal_discards(hand, cards("KD").first()), rules.best_legal_discards(hand, None));
+        assert_eq!(rules.best_legal_discards(CardSet::EMPTY, None), None);
+        // A lone card that was just taken leaves nothing to discard.
+        assert_eq!(rules.best_legal_discards(cards("KD"), cards("KD").first()), None);
+    }
+
+    #[test]
+    fn layoffs_only_after_a_knock_and_where_the_rules_allow_them() {
+        let melds = [Meld::new(cards("5S 6S 7S"), false).unwrap()];
+        let knocker = Showing::new(cards("5S 6S 7S 9H 9D 2C 3C 4D AH KS"), &melds, CardSet::EMPTY).unwrap();
+        let strict = Ruleset { layoffs: false, ..Ruleset::standard() };
+        for kind in [KnockKind::Knock, KnockKind::Gin, KnockKind::BigGin] {
+            let knock = kind == KnockKind::Knock;
+            assert_eq!(Ruleset::standard().allows_layoffs(kind), knock, "{kind:?}");
+            assert!(!strict.allows_layoffs(kind), "{kind:?}");
+            let expected: &[Meld] = if knock { &melds } else { &[] };
+            assert_eq!(Ruleset::standard().layoff_melds(kind, &knocker), expected, "{kind:?}");
+            assert!(strict.layoff_melds(kind, &knocker).is_empty(), "{kind:?}");
+        }
     }
 
     #[test]

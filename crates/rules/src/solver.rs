@@ -128,6 +128,52 @@ impl Solver {
         best
     }
 
+    /// The least deadwood after discarding one of the cards of `allowed` from `hand`, and every
+    /// one of them whose discard leaves that much; `None` when `hand` holds none of them.
+    ///
+    /// With every card of the hand allowed this is [`Solver::best_discards`]. Otherwise the best
+    /// discards that are allowed answer, and only when none is are the allowed cards tried one by
+    /// one. [`Ruleset::best_legal_discards`](crate::Ruleset::best_legal_discards) asks it for the
+    /// discards the rules allow.
+    ///
+    /// ```
+    /// use gin_cards::CardSet;
+    /// use gin_rules::Solver;
+    ///
+    /// let solver = Solver::ACE_LOW;
+    /// let hand: CardSet = "AS 2S 3S 4H 5H 6H 7C 8C 9C KD 2D".parse()?;
+    /// let best = solver.best_discards_among(hand, hand).unwrap();
+    /// assert_eq!((best.deadwood, best.discards.to_string()), (2, "KD".to_owned()));
+    /// // Without the king the two goes; the ace alone breaks a run.
+    /// assert_eq!(solver.best_discards_among(hand, hand.without("KD".parse()?)).unwrap().deadwood, 10);
+    /// assert_eq!(solver.best_discards_among(hand, "AS".parse()?).unwrap().deadwood, 17);
+    /// assert_eq!(solver.best_discards_among(hand, "QH".parse()?), None);
+    /// # Ok::<(), gin_cards::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn best_discards_among(self, hand: CardSet, allowed: CardSet) -> Option<BestDiscards> {
+        let allowed = allowed & hand;
+        if allowed.is_empty() {
+            return None;
+        }
+        let best = self.best_discards(hand);
+        let reaching = best.discards & allowed;
+        if !reaching.is_empty() {
+            return Some(BestDiscards { deadwood: best.deadwood, discards: reaching });
+        }
+        // Only cards not allowed leave the least deadwood: the next best of the allowed ones.
+        let mut best = BestDiscards { deadwood: u32::MAX, discards: CardSet::EMPTY };
+        for card in allowed {
+            let deadwood = self.min_deadwood(hand.without(card));
+            if deadwood < best.deadwood {
+                best = BestDiscards { deadwood, discards: CardSet::from_card(card) };
+            } else if deadwood == best.deadwood {
+                best.discards.insert(card);
+            }
+        }
+        Some(best)
+    }
+
     /// Whether an 11-card hand may knock under `limit`: some discard leaves at most `limit`.
     pub fn can_knock(self, hand: CardSet, limit: u32) -> bool {
         self.best_discards(hand).deadwood <= limit
@@ -391,6 +437,23 @@ mod tests {
         let v8 = solver.best_arrangements(hand("AS 5S 6S 7S 5C 6C 7C 5D 6D 7D"));
         assert_eq!(v8.len(), 2, "{v8:?}");
         assert!(v8.iter().all(|a| a.unmelded() == hand("AS")));
+    }
+
+    #[test]
+    fn best_discards_among_some_cards() {
+        let solver = Solver::ACE_LOW;
+        // Three melds, and the QS or the KH to go, leaving 10.
+        let eleven = hand("7S 7H 7D 7C 8C 9C 2D 3D 4D KH QS");
+        assert_eq!(solver.best_discards(eleven), BestDiscards { deadwood: 10, discards: hand("QS KH") });
+        let among = |allowed: &str| solver.best_discards_among(eleven, hand(allowed));
+        assert_eq!(among("QS KH AS"), Some(solver.best_discards(eleven)));
+        assert_eq!(among("KH 7S"), Some(BestDiscards { deadwood: 10, discards: hand("KH") }));
+        // With no best discard allowed, the best of the others: breaking the run of diamonds (27)
+        // costs less than a seven (34), and the sevens tie.
+        assert_eq!(among("7S 2D"), Some(BestDiscards { deadwood: 27, discards: hand("2D") }));
+        assert_eq!(among("7S 7H 7D"), Some(BestDiscards { deadwood: 34, discards: hand("7S 7H 7D") }));
+        assert_eq!(among("AS"), None);
+        assert_eq!(solver.best_discards_among(CardSet::EMPTY, CardSet::FULL), None);
     }
 
     #[test]

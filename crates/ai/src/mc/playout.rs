@@ -64,22 +64,9 @@ impl Table<'_> {
     /// The discard of an 11-card hand: one of the cards whose discard leaves the least deadwood
     /// (never `taken` where the rules forbid it), and the deadwood it leaves.
     pub(super) fn discard(&self, style: Style, hand: CardSet, taken: Option<Card>, rng: &mut GinRng) -> (Card, u32) {
-        let best = self.solver.best_discards(hand);
-        let allowed = self.rules.discardable(hand, taken);
-        let mut choices = best.discards & allowed;
-        let mut deadwood = best.deadwood;
-        if choices.is_empty() {
-            // Only the taken card reaches the least deadwood: the next best discard.
-            deadwood = u32::MAX;
-            for card in allowed {
-                let left = self.solver.min_deadwood(hand.without(card));
-                if left < deadwood {
-                    (deadwood, choices) = (left, CardSet::from_card(card));
-                } else if left == deadwood {
-                    choices.insert(card);
-                }
-            }
-        }
+        // What Ruleset::best_legal_discards answers, asked of the table's own solver.
+        let best = self.solver.best_discards_among(hand, self.rules.discardable(hand, taken));
+        let (deadwood, choices) = best.map_or((u32::MAX, CardSet::EMPTY), |best| (best.deadwood, best.discards));
         let card = if style.hunter {
             choices.iter().max_by_key(|card| (card.value(), card.rank().index()))
         } else {

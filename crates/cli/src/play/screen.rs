@@ -222,9 +222,12 @@ pub(super) fn hand_status(view: &PlayerView<'_>, look: Look) -> String {
     if rules.is_big_gin(hand) {
         return format!("BIG GIN: all 11 cards meld! Type `big` to lay them down.{taken_note}");
     }
-    // The discard that leaves the least deadwood among `cards`, with that deadwood.
-    let best_of = |cards: CardSet| cards.iter().map(|card| (solver.min_deadwood(hand.without(card)), card)).min();
-    if let Some((best, card)) = best_of(rules.knock_discards(hand, taken, limit)) {
+    // The first of the legal discards that leave the least deadwood, and that deadwood.
+    let best = rules.best_legal_discards(hand, taken);
+    let Some((best, card)) = best.and_then(|best| best.discards.first().map(|card| (best.deadwood, card))) else {
+        return String::new();
+    };
+    if !rules.knock_discards(hand, taken, limit).is_empty() {
         let command = format!("`k {}`", look.card(card));
         return if best == 0 {
             format!("GIN: {command} discards {} and goes gin.{taken_note}", look.card(card))
@@ -232,9 +235,6 @@ pub(super) fn hand_status(view: &PlayerView<'_>, look: Look) -> String {
             format!("You can knock: {command} leaves deadwood {best} ({limit_text}).{taken_note}")
         };
     }
-    let Some((best, card)) = best_of(discardable) else {
-        return String::new();
-    };
     format!(
         "Deadwood {}; discarding {} leaves {best}: needs {} points less to knock ({limit_text}).{taken_note}",
         solver.min_deadwood(hand),

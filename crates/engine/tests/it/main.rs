@@ -37,7 +37,7 @@ pub(crate) fn best_showing(game: &Game, action: Action, rng: &mut GinRng) -> Opt
         (Phase::Discard, Action::BigGin) => Showing::of_arrangement(&arrange(held, rng)),
         (Phase::LayOff, Action::LayOff) => {
             let knock = deal.knock()?;
-            let targets: &[Meld] = if game.rules().layoffs { knock.shown.melds() } else { &[] };
+            let targets = game.rules().layoff_melds(knock.kind, &knock.shown);
             let defense = solver.defend(targets, held);
             if random::below(rng, 3) == 0 {
                 return defense.showing();

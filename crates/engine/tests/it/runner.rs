@@ -211,7 +211,10 @@ impl Shower {
                 Showing::of_arrangement(&solver.safest_arrangement(kept, |_| 1.0))
             }
             Action::BigGin => Showing::of_arrangement(&solver.safest_arrangement(view.hand, |_| 1.0)),
-            Action::LayOff => solver.defend_keeping(view.knock?.shown.melds(), view.hand, &[]).ok(),
+            Action::LayOff => {
+                let knock = view.knock?;
+                solver.defend_keeping(view.rules.layoff_melds(knock.kind, &knock.shown), view.hand, &[]).ok()
+            }
             _ => panic!("asked to show cards for {action}"),
         }?;
         self.showings.push(shown);

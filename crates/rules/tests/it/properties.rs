@@ -1,7 +1,7 @@
 //! The fast solvers against the slow references, on random and meld-dense hands of 0 to 11 cards.
 
 use gin_cards::{Card, CardSet, random};
-use gin_rules::{Arrangement, Meld, Solver, melds_in, reference};
+use gin_rules::{Arrangement, Meld, Ruleset, Solver, melds_in, reference};
 use proptest::prelude::*;
 
 /// Any 0 to 11 cards.
@@ -159,5 +159,52 @@ proptest! {
         prop_assert_eq!(solver.defense_deadwood(&melds, defender), defense.deadwood);
         // Laying off never leaves more than the defender's own best melds would.
         prop_assert!(defense.deadwood <= solver.min_deadwood(defender));
+    }
+}
+
+/// The least deadwood after discarding one of `allowed` from `hand`, and the cards that reach
+/// it, by trying each with the reference solver; `None` when no card of `hand` is allowed.
+fn slow_best_discards_among(hand: CardSet, allowed: CardSet, ace_high: bool) -> Option<(u32, CardSet)> {
+    let tried: Vec<(u32, Card)> =
+        (hand & allowed).iter().map(|card| (reference::min_deadwood(hand.without(card), ace_high), card)).collect();
+    let least = tried.iter().map(|&(deadwood, _)| deadwood).min()?;
+    Some((least, tried.iter().filter(|&&(deadwood, _)| deadwood == least).map(|&(_, card)| card).collect()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn best_discards_among_match_the_reference(
+        hand in any_hand(),
+        // Each card of the hand allowed or not, with every card and no card likely.
+        allowed in prop_oneof![Just(u64::MAX), Just(0), any::<u64>()],
+        ace_high in any::<bool>(),
+    ) {
+        let allowed = CardSet::from_bits_truncate(allowed);
+        let fast = Solver::new(ace_high).best_discards_among(hand, allowed);
+        let slow = slow_best_discards_among(hand, allowed, ace_high);
+        prop_assert_eq!(fast.map(|best| (best.deadwood, best.discards)), slow, "{} among {}", hand, allowed);
+    }
+
+    #[test]
+    fn best_legal_discards_never_let_the_taken_card_go(
+        hand in any_hand(),
+        pick in any::<usize>(),
+        may_discard_taken_card in any::<bool>(),
+        ace_high in any::<bool>(),
+    ) {
+        let rules = Ruleset { may_discard_taken_card, ace_high, ..Ruleset::standard() };
+        let taken = hand.iter().nth(pick % hand.len().max(1));
+        let allowed = match taken {
+            Some(card) if !may_discard_taken_card => hand.without(card),
+            _ => hand,
+        };
+        let fast = rules.best_legal_discards(hand, taken);
+        let slow = slow_best_discards_among(hand, allowed, ace_high);
+        prop_assert_eq!(fast.map(|best| (best.deadwood, best.discards)), slow, "{} taking {:?}", hand, taken);
+        // Some discard knocks exactly when the best legal discard is within the limit.
+        let knocks = rules.knock_discards(hand, taken, 10);
+        prop_assert_eq!(!knocks.is_empty(), fast.is_some_and(|best| best.deadwood <= 10));
     }
 }

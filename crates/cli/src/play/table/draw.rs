@@ -313,8 +313,7 @@ fn hand_cards(frame: &mut Frame<'_>, scene: &Scene<'_>, area: Rect, wide: bool) 
     let deadwood = solver.min_deadwood(view.hand);
     // With eleven cards, what the best discard leaves too.
     let after = if view.hand.len() == 11 {
-        let discardable = view.rules.discardable(view.hand, view.taken_card);
-        discardable.iter().map(|card| solver.min_deadwood(view.hand.without(card))).min()
+        view.rules.best_legal_discards(view.hand, view.taken_card).map(|best| best.deadwood)
     } else {
         None
     };
