@@ -222,8 +222,8 @@ impl Answer {
                 Showing::new(view.hand, &melds, *laid_off)
             }
             (Answer::LayOff { laid_off: None, .. }, Some(melds)) => {
-                let knock = view.knock.as_ref().filter(|_| view.rules.layoffs);
-                let targets = knock.map_or(&[][..], |knock| knock.shown.melds());
+                let targets =
+                    view.knock.as_ref().map_or(&[][..], |knock| view.rules.layoff_melds(knock.kind, &knock.shown));
                 solver.defend_keeping(targets, view.hand, &melds)
             }
             (Answer::LayOff { laid_off: Some(laid_off), .. }, None) => {
