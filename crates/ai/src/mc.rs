@@ -48,7 +48,7 @@ use gin_cards::random::{self, GinRng};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Deal, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, SettingError, Settings};
-use gin_rules::{KnockKind, Player, Ruleset, Showing, field_setting};
+use gin_rules::{KnockKind, Player, Ruleset, Showing};
 
 use crate::Picks;
 use crate::{Advisor, ExpertAgent, ExpertParams, Hint, Reason};
@@ -56,49 +56,54 @@ use calibration::{KnockCalibration, KnockCase, KnockDecision};
 use odds::WinOdds;
 use playout::{Style, Table};
 
-/// The settings of the search, listed with their ranges and meanings in [`Settings::table`]. A
-/// JSON file (`--param FILE`) or the agent spec (`mc:samples=500,threads=2`) may override any of
-/// them by name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct McParams {
-    /// Futures sampled per decision (rounded up to a multiple of 8).
-    pub samples: u32,
-    /// A time budget per decision in milliseconds, instead of `samples` (0: use `samples`). With a
-    /// budget the number of futures depends on the machine, so choices are no longer reproducible.
-    pub ms: u32,
-    /// Threads that share the futures of one decision (the choice does not depend on it).
-    pub threads: u32,
-    /// Search the choice between the pile's top and the stock.
-    pub search_draws: bool,
-    /// Search the discard among the expert's best few.
-    pub search_discards: bool,
-    /// How many of the expert's best discards the discard search weighs.
-    pub discard_candidates: u32,
-    /// The gain in the chance of winning the game that a rival needs to overrule the expert's
-    /// choice (knocks are never held to it: their value is exact in each future).
-    pub margin: f64,
-    /// The gain in the chance of winning the game that a knock needs over playing on. The
-    /// futures' errors favour knocks (the knocks chosen are those the futures overrate), and
-    /// against `simple` knocking at all rarely pays: 0.05 lets through mainly the knocks that
-    /// settle a game.
-    pub knock_margin: f64,
-    /// Prior weight of an opponent who knocks at once (the most deadwood it knocks with is 10).
-    pub prior_knocks: f64,
-    /// Prior weight of an opponent who holds knockable hands for gin (knocks with 0).
-    pub prior_holds: f64,
-    /// Prior weight of the thresholds between, 1 to 9 (spread evenly): players who knock with
-    /// little deadwood and hold on otherwise.
-    pub prior_between: f64,
-    /// How strongly one observation speaks: a threshold it contradicts keeps 1 / (1 + evidence)
-    /// of its weight.
-    pub evidence: f64,
-    /// Decide knocks by the learned calibration of the search's estimates
-    /// (`crates/ai/data/knock-calibration.json`) instead of `knock_margin`.
-    pub calibrated: bool,
-    /// The share of this game's hands that the opponent ended by knocking (not by gin) above
-    /// which the expert's discards look only one draw ahead, whatever its `outlook_depth`: against
-    /// a player who knocks at once the hand rarely lasts two more draws (1: never).
-    pub one_draw_share: f64,
+const GAIN: Kind = Kind::Float { min: -1.0, max: 1.0 };
+const EVIDENCE: Kind = Kind::Float { min: 0.0, max: 1000.0 };
+
+gin_rules::settings_struct! {
+    /// The settings of the search, listed with their ranges and meanings in [`Settings::table`]. A
+    /// JSON file (`--param FILE`) or the agent spec (`mc:samples=500,threads=2`) may override any of
+    /// them by name.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct McParams {
+        /// Futures sampled per decision (rounded up to a multiple of 8).
+        samples: u32 = Kind::Int { min: 0, max: 1_000_000 },
+        /// A time budget per decision in milliseconds, instead of `samples` (0: use `samples`). With a
+        /// budget the number of futures depends on the machine, so choices are no longer reproducible.
+        ms: u32 = Kind::Int { min: 0, max: 60_000 },
+        /// Threads that share the futures of one decision (the choice does not depend on it).
+        threads: u32 = Kind::Int { min: 1, max: 256 },
+        /// Search the choice between the pile's top and the stock.
+        search_draws: bool = Kind::Bool,
+        /// Search the discard among the expert's best few.
+        search_discards: bool = Kind::Bool,
+        /// How many of the expert's best discards the discard search weighs.
+        discard_candidates: u32 = Kind::Int { min: 1, max: 8 },
+        /// The gain in the chance of winning the game that a rival needs to overrule the expert's
+        /// choice (knocks are never held to it: their value is exact in each future).
+        margin: f64 = GAIN,
+        /// The gain in the chance of winning the game that a knock needs over playing on. The
+        /// futures' errors favour knocks (the knocks chosen are those the futures overrate), and
+        /// against `simple` knocking at all rarely pays: 0.05 lets through mainly the knocks that
+        /// settle a game.
+        knock_margin: f64 = GAIN,
+        /// Prior weight of an opponent who knocks at once (the most deadwood it knocks with is 10).
+        prior_knocks: f64 = EVIDENCE,
+        /// Prior weight of an opponent who holds knockable hands for gin (knocks with 0).
+        prior_holds: f64 = EVIDENCE,
+        /// Prior weight of the thresholds between, 1 to 9 (spread evenly): players who knock with
+        /// little deadwood and hold on otherwise.
+        prior_between: f64 = EVIDENCE,
+        /// How strongly one observation speaks: a threshold it contradicts keeps 1 / (1 + evidence)
+        /// of its weight.
+        evidence: f64 = EVIDENCE,
+        /// Decide knocks by the learned calibration of the search's estimates
+        /// (`crates/ai/data/knock-calibration.json`) instead of `knock_margin`.
+        calibrated: bool = Kind::Bool,
+        /// The share of this game's hands that the opponent ended by knocking (not by gin) above
+        /// which the expert's discards look only one draw ahead, whatever its `outlook_depth`: against
+        /// a player who knocks at once the hand rarely lasts two more draws (1: never).
+        one_draw_share: f64 = Kind::Float { min: 0.0, max: 1.0 },
+    }
 }
 
 impl McParams {
@@ -131,71 +136,7 @@ impl McParams {
 
 impl Settings for McParams {
     fn table() -> &'static [Setting<McParams>] {
-        const GAIN: Kind = Kind::Float { min: -1.0, max: 1.0 };
-        const EVIDENCE: Kind = Kind::Float { min: 0.0, max: 1000.0 };
-        static TABLE: &[Setting<McParams>] = &[
-            field_setting!(
-                samples,
-                Kind::Int { min: 0, max: 1_000_000 },
-                "Futures sampled per decision (rounded up to a multiple of 8)."
-            ),
-            field_setting!(
-                ms,
-                Kind::Int { min: 0, max: 60_000 },
-                "A time budget per decision in milliseconds instead of `samples` (0: use `samples`); choices then \
-                 depend on the machine."
-            ),
-            field_setting!(
-                threads,
-                Kind::Int { min: 1, max: 256 },
-                "Threads that share the futures of one decision (the choice does not depend on it)."
-            ),
-            field_setting!(search_draws, Kind::Bool, "Search the choice between the pile's top and the stock."),
-            field_setting!(search_discards, Kind::Bool, "Search the discard among the expert's best few."),
-            field_setting!(
-                discard_candidates,
-                Kind::Int { min: 1, max: 8 },
-                "How many of the expert's best discards the discard search weighs."
-            ),
-            field_setting!(
-                margin,
-                GAIN,
-                "The gain in the chance of winning the game that a rival needs to overrule the expert's choice."
-            ),
-            field_setting!(
-                knock_margin,
-                GAIN,
-                "The gain in the chance of winning the game that a knock needs over playing on."
-            ),
-            field_setting!(
-                prior_knocks,
-                EVIDENCE,
-                "Prior weight of an opponent who knocks at once (with up to 10 deadwood)."
-            ),
-            field_setting!(prior_holds, EVIDENCE, "Prior weight of an opponent who holds knockable hands for gin."),
-            field_setting!(
-                prior_between,
-                EVIDENCE,
-                "Prior weight of the knock thresholds 1 to 9 together: players who knock with little deadwood."
-            ),
-            field_setting!(
-                evidence,
-                EVIDENCE,
-                "How strongly one observation speaks: a threshold it contradicts keeps 1 / (1 + evidence) of its weight."
-            ),
-            field_setting!(
-                calibrated,
-                Kind::Bool,
-                "Decide knocks by the learned calibration of the search's estimates instead of `knock_margin`."
-            ),
-            field_setting!(
-                one_draw_share,
-                Kind::Float { min: 0.0, max: 1.0 },
-                "The share of the game's hands the opponent ended by knocking above which the expert's discards look \
-                 one draw ahead only (1: never)."
-            ),
-        ];
-        TABLE
+        McParams::settings_table()
     }
 
     fn check_together(&self) -> Result<(), SettingError> {
