@@ -3,9 +3,9 @@
 //! rules, the engine, the agents' registry and the protocol (a program's answers, and whole games
 //! of a host's messages served to built-in agents).
 //!
-//! The saves' parser still lives in the `gin` binary: its fuzz runs as its test `fuzz_parsers`
-//! (`cargo test -p gin-cli --bin gin fuzz_parsers`), with `GIN_FUZZ_INPUTS` inputs; `cargo xtask
-//! fuzz` runs it too, in release mode.
+//! The saves' parser is fuzzed by gin-tui's test `fuzz_parsers_saves` (`cargo test -p gin-tui
+//! --lib fuzz_parsers`), with `GIN_FUZZ_INPUTS` inputs; `cargo xtask fuzz` runs it too, in
+//! release mode.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
@@ -20,9 +20,9 @@ use gin_rules::settings::{Kind, Settings};
 use gin_rules::{ByPlayer, Meld, Player, Preset, Ruleset, Showing};
 use serde_json::Value;
 
-/// The mutations of the command line's fuzz tests, shared.
-#[path = "../../crates/cli/src/fuzzing.rs"]
-#[allow(dead_code, reason = "the command line's tests use the rest")]
+/// The mutations of gin-tui's fuzz test, shared.
+#[path = "../../crates/tui/src/fuzzing.rs"]
+#[allow(dead_code, reason = "gin-tui's test uses the rest")]
 mod mutations;
 
 /// What one run does.

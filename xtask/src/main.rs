@@ -151,14 +151,14 @@ fn run_fuzz(args: &[String]) -> anyhow::Result<()> {
         tally.longest,
         tally.seconds_inputs
     );
-    // The command line's own parsers (protocol messages, saves), in the gin binary's fuzz test.
+    // The saves' parser, in gin-tui's fuzz test.
     let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-        .args(["test", "--release", "-p", "gin-cli", "--bin", "gin", "fuzz_parsers", "--", "--nocapture"])
+        .args(["test", "--release", "-p", "gin-tui", "--lib", "fuzz_parsers", "--", "--nocapture"])
         .env("GIN_FUZZ_INPUTS", plan.inputs.to_string())
         .env("GIN_FUZZ_SEED", plan.seed.to_string())
         .current_dir(workspace_root())
         .status()?;
-    anyhow::ensure!(status.success(), "the gin binary's parser fuzz failed");
+    anyhow::ensure!(status.success(), "gin-tui's parser fuzz failed");
     Ok(())
 }
 

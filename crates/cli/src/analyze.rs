@@ -7,12 +7,14 @@ use anyhow::Context;
 use clap::Args;
 use gin_cards::{Card, CardSet, Rank};
 use gin_rules::{Arrangement, BestDiscards, KnockLimit, Meld, Ruleset, Solver};
+use gin_tui::render::Style;
 use serde::Serialize;
 
-use crate::files;
-use crate::render::Style;
 use crate::rules_arg::{RulesArg, RulesSource};
 use crate::{Failure, Outcome};
+
+/// The longest line `gin analyze` reads as a hand: 64 KiB (a hand is about 30 bytes).
+const MAX_HAND_LINE: usize = 64 << 10;
 
 /// The hand sizes `analyze` takes: 10 cards, or 11 just after drawing.
 const HAND_SIZES: [usize; 2] = [10, 11];
@@ -223,14 +225,14 @@ impl Analyzer {
         let mut answered: u64 = 0;
         let mut bad: u64 = 0;
         loop {
-            let read = gin_protocol::line::read_line(&mut input, &mut buffer, files::MAX_HAND_LINE)
+            let read = gin_protocol::line::read_line(&mut input, &mut buffer, MAX_HAND_LINE)
                 .context("cannot read standard input")?;
             line += 1;
             let result = match (read, std::str::from_utf8(&buffer)) {
                 (gin_protocol::line::Line::End, _) => break,
                 (gin_protocol::line::Line::TooLong, _) => {
                     gin_protocol::line::skip_line(&mut input).context("cannot read standard input")?;
-                    Err(format!("longer than {}: not a hand", files::size(files::MAX_HAND_LINE as u64)))
+                    Err(format!("longer than {}: not a hand", gin_arena::size(MAX_HAND_LINE as u64)))
                 }
                 (gin_protocol::line::Line::Read, Ok(text)) => {
                     let text = text.trim_start_matches('\u{feff}').trim();
@@ -276,7 +278,7 @@ impl Analyzer {
         }
         // Keep the error next to the answers before it on a terminal.
         out.flush()?;
-        eprintln!("error: line {line}: {}", crate::render::message(message));
+        eprintln!("error: line {line}: {}", gin_tui::render::message(message));
         Ok(())
     }
 

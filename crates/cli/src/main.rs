@@ -8,21 +8,17 @@
 //! may be `cmd:PROGRAM ARGS...`, a program that plays over that protocol;
 //! `gin completions` and `gin man` print shell completions and manual pages made from this
 //! command line's own definition.
-//! This crate is the only one that prints: the libraries return values, the commands render them.
+//! `gin play`, `gin replay` and `gin saves` are the game at the terminal, [`gin_tui`]: this crate
+//! turns their options into its own and its failures into exit statuses.
+//! Only this crate and `gin-tui` print: the other libraries return values, the commands render them.
 
 mod agents;
 mod analyze;
 mod bot;
 mod completions;
-mod files;
-#[cfg(test)]
-mod fuzzing;
-mod invocation;
 mod league;
 mod man;
-mod play;
-mod render;
-mod replay;
+mod play_args;
 mod rules_arg;
 mod settings;
 mod sim;
@@ -83,14 +79,14 @@ enum Command {
     #[command(long_about = man::LONG_ABOUT, after_help = man::AFTER_HELP)]
     Man(man::ManArgs),
     /// Play Gin Rummy against the AI (or two people at one terminal), saved after every move.
-    #[command(long_about = play::LONG_ABOUT, after_help = play::AFTER_HELP)]
-    Play(play::PlayArgs),
+    #[command(long_about = play_args::LONG_ABOUT, after_help = play_args::AFTER_HELP)]
+    Play(play_args::PlayArgs),
     /// List the saved games, newest first: date, opponent, score, finished or not.
-    #[command(long_about = play::SAVES_LONG_ABOUT)]
-    Saves(play::SavesArgs),
+    #[command(long_about = play_args::SAVES_LONG_ABOUT)]
+    Saves(play_args::SavesArgs),
     /// Show a saved or finished game hand by hand.
-    #[command(long_about = replay::LONG_ABOUT, after_help = replay::AFTER_HELP)]
-    Replay(replay::ReplayArgs),
+    #[command(long_about = play_args::REPLAY_LONG_ABOUT, after_help = play_args::REPLAY_AFTER_HELP)]
+    Replay(play_args::ReplayArgs),
     /// List every setting of the rules and of the agents: what it takes, its default, its meaning.
     #[command(long_about = settings::LONG_ABOUT, after_help = settings::AFTER_HELP)]
     Settings(settings::SettingsArgs),
@@ -128,6 +124,15 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
+impl From<gin_tui::Failure> for Failure {
+    fn from(failure: gin_tui::Failure) -> Failure {
+        match failure {
+            gin_tui::Failure::Usage(error) => Failure::usage(error),
+            gin_tui::Failure::Other(error) => Failure::from(error),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -138,9 +143,9 @@ fn main() -> ExitCode {
         Command::Completions(args) => completions::run(args, Cli::command()),
         Command::League(args) => league::run(args),
         Command::Man(args) => man::run(args, Cli::command()),
-        Command::Play(args) => play::run(args),
-        Command::Replay(args) => replay::run(args),
-        Command::Saves(args) => play::run_saves(args),
+        Command::Play(args) => play(args),
+        Command::Replay(args) => gin_tui::replay(&args.options()).map(|()| Outcome::Success).map_err(Failure::from),
+        Command::Saves(_) => gin_tui::list_saves().map(|()| Outcome::Success).map_err(Failure::from),
         Command::Settings(args) => settings::run(args),
         Command::Sim(args) => sim::run(args),
     };
@@ -150,10 +155,17 @@ fn main() -> ExitCode {
         // The reader went away (`gin analyze - < hands | head`): nothing left to say to anyone.
         Err(failure) if is_broken_pipe(&failure.error) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("error: {}", render::message(&format!("{:#}", failure.error)));
+            eprintln!("error: {}", gin_tui::render::message(&format!("{:#}", failure.error)));
             ExitCode::from(failure.status)
         }
     }
+}
+
+/// Runs `gin play`.
+fn play(args: &play_args::PlayArgs) -> Result<Outcome, Failure> {
+    let options = args.options().map_err(Failure::usage)?;
+    gin_tui::play(&options)?;
+    Ok(Outcome::Success)
 }
 
 /// Whether the error comes from writing to a closed pipe.

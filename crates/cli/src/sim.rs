@@ -296,7 +296,7 @@ impl Watch for Progress {
             forfeit.reason
         );
         self.clear();
-        eprintln!("{}", crate::render::message(&note));
+        eprintln!("{}", gin_tui::render::message(&note));
     }
 }
 
