@@ -10,7 +10,8 @@
 //! The `gin` binary turns its command line (`gin play`, `gin replay`, `gin saves`) into these
 //! options and maps a [`Failure`] onto its exit status. What it shares with its other commands
 //! lives here too: how cards and text from outside look on a terminal ([`render`]), and how a
-//! file a user names is read ([`files`]).
+//! file a user names is read ([`files`]). [`saves`] reads and writes a save's text for tools
+//! that check the reader.
 //!
 //! ```no_run
 //! use gin_arena::{Host, Limits};
@@ -28,12 +29,11 @@
 
 mod failure;
 pub mod files;
-#[cfg(test)]
-mod fuzzing;
 mod invocation;
 mod play;
 pub mod render;
 mod replay;
+pub mod saves;
 
 pub use failure::Failure;
 pub use play::{Color, PlayOptions, Resume};

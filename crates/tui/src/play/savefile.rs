@@ -70,7 +70,7 @@ pub(crate) struct PlayHeader {
 impl PlayHeader {
     /// The header of a game against the AI `ai` with the person in `human`'s seat, or of a
     /// hotseat game.
-    pub(super) fn new(opponent: Option<(&str, Player)>) -> PlayHeader {
+    pub(crate) fn new(opponent: Option<(&str, Player)>) -> PlayHeader {
         PlayHeader {
             format: FORMAT.to_owned(),
             version: VERSION,
@@ -83,7 +83,7 @@ impl PlayHeader {
 }
 
 /// An AI opponent: its seat and the agent.
-pub(super) type Opponent = (Player, Box<dyn Agent + Send>);
+pub(crate) type Opponent = (Player, Box<dyn Agent + Send>);
 
 /// Builds the AI a spec names (a built-in agent or `cmd:PROGRAM ARGS...`), started for a game
 /// in `seat`.
@@ -114,7 +114,7 @@ pub(super) fn ai_move(agent: &mut dyn Agent, game: &Game, player: Player) -> Dec
 ///
 /// # Errors
 /// None in practice: the header and the events always serialize.
-pub(super) fn render(header: &PlayHeader, log: &LogHeader, events: &[Event]) -> Result<String> {
+pub(crate) fn render(header: &PlayHeader, log: &LogHeader, events: &[Event]) -> Result<String> {
     let mut body = Vec::new();
     write_log(&mut body, log, events).context("cannot write the game's log")?;
     let body = String::from_utf8(body).context("the game's log is not text")?;
@@ -173,7 +173,7 @@ fn permission_bits(meta: &fs::Metadata) -> fs::Permissions {
 }
 
 /// A game read back from a save, ready to go on.
-pub(super) struct Resumed {
+pub(crate) struct Resumed {
     /// Line 1, naming the AI that plays on.
     pub header: PlayHeader,
     /// Line 2.
@@ -289,7 +289,7 @@ fn keep_copy(path: &Path, bytes: &[u8]) -> Result<PathBuf> {
 ///
 /// A save never starts a program: an opponent `cmd:...` in the save is replaced by [`STAND_IN`]
 /// unless `ai` names a program again.
-fn rebuild(
+pub(crate) fn rebuild(
     text: &str,
     ai: Option<&str>,
     params: &AgentParams,
@@ -621,7 +621,7 @@ pub(super) fn printable(text: &str) -> String {
 }
 
 /// What `gin saves` shows of a save.
-pub(super) struct Summary {
+pub(crate) struct Summary {
     /// The AI's spec, or `None` at a hotseat table.
     pub ai: Option<String>,
     /// The person's seat against the AI.
@@ -643,7 +643,7 @@ pub(super) struct Summary {
 ///
 /// # Errors
 /// A save that is not one, or is damaged beyond recovery: the message says what.
-pub(super) fn summary(text: &str) -> Result<Summary> {
+pub(crate) fn summary(text: &str) -> Result<Summary> {
     let Record { header, game, damage, .. } = replay_save(text, true)?;
     Ok(Summary {
         ai: header.ai,
@@ -696,6 +696,24 @@ pub(super) fn is_finished(text: &str) -> bool {
             .rev()
             .find(|line| !line.trim().is_empty())
             .is_some_and(|line| line.contains("\"event\":\"game_ended\""))
+}
+
+/// `text` with every line's digest worked out again (and a version-2 header's `lines`
+/// counting its lines), so that the reader beneath the digests sees what was changed in it;
+/// `text` itself when its line 1 is not a version-2 header.
+pub(crate) fn reseal(text: &str) -> String {
+    let mut lines: Vec<String> =
+        text.lines().map(|line| digest::unseal(line).map_or_else(|| line.to_owned(), |(object, _)| object)).collect();
+    let count = lines.len();
+    let Some(first) = lines.first_mut() else { return text.to_owned() };
+    match serde_json::from_str::<serde_json::Value>(first) {
+        Ok(serde_json::Value::Object(mut header)) if header.get("version") == Some(&2.into()) => {
+            header.insert("lines".to_owned(), count.into());
+            *first = serde_json::Value::Object(header).to_string();
+        }
+        _ => return text.to_owned(),
+    }
+    digest::seal_all(lines.iter().map(String::as_str))
 }
 
 #[cfg(test)]
@@ -1097,90 +1115,5 @@ mod tests {
         assert_eq!(fs::read(dir.join("game.gin.damaged")).unwrap(), b"one");
         assert_eq!(mode(&dir.join("game.gin.damaged-2")), 0o640);
         fs::remove_dir_all(dir).unwrap();
-    }
-
-    /// Saves written by the writer, and the version-1 fixture: what the fuzz test mutates.
-    fn corpus() -> Vec<String> {
-        let (log, events, _) = simple_game(9);
-        let versus = PlayHeader::new(Some(("simple", Player::One)));
-        let hotseat = PlayHeader::new(None);
-        let forfeit = PlayHeader { forfeit: Some("it crashed".to_owned()), ..versus.clone() };
-        let knocked = events.iter().position(|event| matches!(event, Event::Knocked { .. })).unwrap();
-        vec![
-            FIXTURE.to_owned(),
-            FIXTURE_V2.to_owned(),
-            save(&versus, &log, &events[..60]),
-            save(&hotseat, &log, &events[..=knocked]),
-            save(&versus, &log, &events),
-            save(&forfeit, &log, &events[..30]),
-        ]
-    }
-
-    /// `text` with every line's digest worked out again (and a version-2 header's `lines`
-    /// counting its lines), so that the parser beneath the digests sees what was mutated.
-    fn redigest(text: &str) -> String {
-        let mut lines: Vec<String> = text
-            .lines()
-            .map(|line| digest::unseal(line).map_or_else(|| line.to_owned(), |(object, _)| object))
-            .collect();
-        let count = lines.len();
-        let Some(first) = lines.first_mut() else { return text.to_owned() };
-        match serde_json::from_str::<serde_json::Value>(first) {
-            Ok(serde_json::Value::Object(mut header)) if header.get("version") == Some(&2.into()) => {
-                header.insert("lines".to_owned(), count.into());
-                *first = serde_json::Value::Object(header).to_string();
-            }
-            _ => return text.to_owned(),
-        }
-        digest::seal_all(lines.iter().map(String::as_str))
-    }
-
-    /// What the fuzz test checks of one input: no panic; a refused save names a line at most
-    /// one past its last; a save taken (whole, or recovered) written again reads back whole, to
-    /// the same game and events.
-    fn check_save(text: &str) {
-        let params = AgentParams::default();
-        let _ = summary(text);
-        let taken = match rebuild(text, None, &params, &host(), false) {
-            Ok(resumed) => Some(resumed),
-            Err(err) => {
-                // A refusal says briefly what is wrong, whatever the save held.
-                if let Err(why) = crate::fuzzing::short_error(&format!("{err:#}")) {
-                    panic!("{why}");
-                }
-                if let Some(Damaged(damage)) = err.downcast_ref() {
-                    let lines = text.lines().count();
-                    assert!((1..=lines + 1).contains(&damage.line), "{damage:?} in {lines} lines");
-                }
-                rebuild(text, None, &params, &host(), true).ok()
-            }
-        };
-        if let Some(resumed) = taken {
-            let again = save(&resumed.header, &resumed.log, &resumed.events);
-            let back = rebuild(&again, None, &params, &host(), false).unwrap_or_else(|err| panic!("{err:#}: {again}"));
-            assert_eq!(back.game, resumed.game);
-            assert_eq!(back.events, resumed.events);
-            assert_eq!((back.header.ai, back.header.human), (resumed.header.ai, resumed.header.human));
-            assert!(back.damage.is_none());
-        }
-    }
-
-    #[test]
-    fn fuzz_parsers_saves() {
-        let corpus = corpus();
-        // The corpus itself is taken whole.
-        for text in &corpus[1..] {
-            assert!(rebuild(text, None, &AgentParams::default(), &host(), false).is_ok() || text.contains("forfeit"));
-        }
-        let mut rng = crate::fuzzing::rng("saves");
-        let mut tried = crate::fuzzing::Tried::new("fuzz_parsers_saves (each as it is and re-digested)");
-        for _ in 0..crate::fuzzing::inputs() {
-            let text = crate::fuzzing::input(&mut rng, &corpus);
-            tried.add(&text);
-            for text in [redigest(&text), text] {
-                crate::fuzzing::no_panic("save", &text, check_save);
-            }
-        }
-        tried.finish();
     }
 }

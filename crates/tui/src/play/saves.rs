@@ -36,10 +36,15 @@ fn line(path: &std::path::Path, modified: SystemTime) -> String {
     let date = format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", secs % 86_400 / 3600, secs % 3600 / 60);
     let file = shell_path(path);
     let summary = files::read_text(path, "the save", files::MAX_SAVE_FILE).and_then(|text| savefile::summary(&text));
-    let summary = match summary {
-        Ok(summary) => summary,
-        Err(err) => return format!("{date}  {:<44}  {file}", savefile::printable(&format!("not readable: {err:#}"))),
-    };
+    match summary {
+        Ok(summary) => format!("{date}  {}  {file}", described(&summary)),
+        Err(err) => format!("{date}  {:<44}  {file}", savefile::printable(&format!("not readable: {err:#}"))),
+    }
+}
+
+/// What the listing says of one save between its date and its file: `vs mc  You 43 · AI 12  hand
+/// 3, unfinished`, each part in its column.
+pub(crate) fn described(summary: &savefile::Summary) -> String {
     let name = |player: Player| match (summary.human, summary.ai.is_some()) {
         (Some(human), true) if human == player => "You".to_owned(),
         (Some(_), true) => "AI".to_owned(),
@@ -62,5 +67,5 @@ fn line(path: &std::path::Path, modified: SystemTime) -> String {
         (None, Some(winner), None) => format!("finished, {} won", name(winner)),
         (None, None, _) => format!("hand {}, unfinished", summary.hand),
     };
-    format!("{date}  {opponent:<12}  {score:<22}  {state:<22}  {file}")
+    format!("{opponent:<12}  {score:<22}  {state:<22}")
 }

@@ -1,29 +1,12 @@
-//! Test support: structure-aware mutations of valid inputs, for the saves' fuzz test
-//! `fuzz_parsers_saves`, and for `cargo xtask fuzz`, which includes this file for the other
-//! parsers. They try
-//! `GIN_FUZZ_INPUTS` inputs each (a few hundred by default; `cargo xtask fuzz` asks for more)
-//! from the seed `GIN_FUZZ_SEED`, and fail on the first panic or broken check (`check`).
+//! Structure-aware mutations of valid inputs, for every parser `cargo xtask fuzz` tries, and
+//! the checks every refusal must pass.
 //!
 //! Inputs come in every size: most are a real input with a few small changes, some are arbitrary
 //! bytes, and one in `LONG_SHARE` has a run of bytes blown up to a length drawn evenly on a
 //! log scale up to `LONG_MAX`, past every limit the parsers keep (1 MiB a protocol line, 64 KiB
 //! a hand line).
 
-use std::panic::{self, AssertUnwindSafe};
-
 use gin_cards::random::{self, GinRng};
-
-/// How many inputs each fuzz test tries.
-pub(crate) fn inputs() -> u64 {
-    std::env::var("GIN_FUZZ_INPUTS").ok().and_then(|text| text.parse().ok()).unwrap_or(300)
-}
-
-/// The random source of a fuzz test named `name`.
-pub(crate) fn rng(name: &str) -> GinRng {
-    let seed = std::env::var("GIN_FUZZ_SEED").ok().and_then(|text| text.parse().ok()).unwrap_or(1);
-    let salt = name.bytes().fold(0u64, |hash, byte| hash.wrapping_mul(31).wrapping_add(u64::from(byte)));
-    random::seeded_rng(random::derive_seed(seed, salt))
-}
 
 /// One input in [`LONG_SHARE`] is blown up to a long one.
 pub(crate) const LONG_SHARE: u64 = 50;
@@ -141,60 +124,6 @@ fn mutate(rng: &mut GinRng, input: &mut Vec<u8>) {
                 *input = lines.join("\n").into_bytes();
             }
         }
-    }
-}
-
-/// Runs `parse` on `input`, failing the test with the input if it panics.
-pub(crate) fn no_panic(what: &str, input: &str, parse: impl FnOnce(&str)) {
-    check(what, input, |text| {
-        parse(text);
-        Ok(())
-    });
-}
-
-/// Runs `parse` on `input`, failing the test with the input if it panics or returns why one of
-/// its checks of the answer failed.
-pub(crate) fn check(what: &str, input: &str, parse: impl FnOnce(&str) -> Result<(), String>) {
-    match panic::catch_unwind(AssertUnwindSafe(|| parse(input))) {
-        Ok(Ok(())) => {}
-        Ok(Err(why)) => panic!("the {what} parser failed a check: {why}, on {}", shown(input)),
-        Err(_) => panic!("the {what} parser panicked on {}", shown(input)),
-    }
-}
-
-/// What one fuzz test tried, printed at its end (`cargo xtask fuzz` shows it).
-#[derive(Debug)]
-pub(crate) struct Tried {
-    name: &'static str,
-    inputs: u64,
-    bytes: u64,
-    longest: usize,
-    started: std::time::Instant,
-}
-
-impl Tried {
-    /// A count for the test `name`, starting now.
-    pub(crate) fn new(name: &'static str) -> Tried {
-        Tried { name, inputs: 0, bytes: 0, longest: 0, started: std::time::Instant::now() }
-    }
-
-    /// Counts one input.
-    pub(crate) fn add(&mut self, input: &str) {
-        self.inputs += 1;
-        self.bytes += input.len() as u64;
-        self.longest = self.longest.max(input.len());
-    }
-
-    /// Prints what was tried.
-    pub(crate) fn finish(self) {
-        eprintln!(
-            "{}: {} inputs ({} MB, the longest {} bytes) in {:.1} s, every check held",
-            self.name,
-            self.inputs,
-            self.bytes / 1_000_000,
-            self.longest,
-            self.started.elapsed().as_secs_f64()
-        );
     }
 }
 
