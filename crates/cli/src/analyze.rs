@@ -11,7 +11,7 @@ use gin_tui::render::Style;
 use serde::Serialize;
 
 use crate::rules_arg::{RulesArg, RulesSource};
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// The longest line `gin analyze` reads as a hand: 64 KiB (a hand is about 30 bytes).
 const MAX_HAND_LINE: usize = 64 << 10;

@@ -17,7 +17,7 @@ use gin_arena::{AgentChoice, ArenaError, Forfeit, League, LeaguePlan, LeagueWatc
 use crate::agents;
 use crate::rules_arg::RulesArg;
 use crate::sim::{self, Progress, decimal, percent, plural, thousands};
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// `gin help league`.
 pub(crate) const LONG_ABOUT: &str = "\

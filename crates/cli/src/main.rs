@@ -22,16 +22,14 @@ mod play_args;
 mod rules_arg;
 mod settings;
 mod sim;
+mod status;
 
 use std::io;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-/// Exit status when some hand or input line could not be read.
-const EXIT_BAD_INPUT: u8 = 1;
-/// Exit status for a bad invocation (clap uses it too).
-const EXIT_USAGE: u8 = 2;
+use status::{EXIT_BAD_INPUT, Failure, Outcome};
 
 /// A Gin Rummy engine: play against the AI, analyze hands, pit agents against each other.
 #[derive(Debug, Parser)]
@@ -93,44 +91,6 @@ enum Command {
     /// Play two agents against each other in mirrored pairs of games and compare them.
     #[command(long_about = sim::LONG_ABOUT, after_help = sim::AFTER_HELP)]
     Sim(sim::SimArgs),
-}
-
-/// How a command that ran to its end went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
-    /// Everything was answered.
-    Success,
-    /// Some input could not be read (and was reported); the rest was answered.
-    BadInput,
-}
-
-/// An error that stops a command, with the exit status it calls for.
-#[derive(Debug)]
-struct Failure {
-    status: u8,
-    error: anyhow::Error,
-}
-
-impl Failure {
-    /// A bad option value, such as an unreadable `--rules` file: exit status 2, like clap's.
-    fn usage(error: anyhow::Error) -> Failure {
-        Failure { status: EXIT_USAGE, error }
-    }
-}
-
-impl From<anyhow::Error> for Failure {
-    fn from(error: anyhow::Error) -> Failure {
-        Failure { status: EXIT_BAD_INPUT, error }
-    }
-}
-
-impl From<gin_tui::Failure> for Failure {
-    fn from(failure: gin_tui::Failure) -> Failure {
-        match failure {
-            gin_tui::Failure::Usage(error) => Failure::usage(error),
-            gin_tui::Failure::Other(error) => Failure::from(error),
-        }
-    }
 }
 
 fn main() -> ExitCode {

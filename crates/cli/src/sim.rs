@@ -14,7 +14,7 @@ use gin_arena::{AgentChoice, AgentFigures, ArenaError, Figures, Forfeit, MAX_THR
 
 use crate::agents::{self, load_params};
 use crate::rules_arg::{RulesArg, RulesSource};
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// `gin help sim`: what the command does and what each figure means.
 pub(crate) const LONG_ABOUT: &str = "\
