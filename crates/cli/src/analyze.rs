@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use gin_cards::{Card, CardSet, Rank};
 use gin_rules::{Arrangement, BestDiscards, KnockLimit, Meld, Ruleset, Solver};
-use gin_tui::render::Style;
+use gin_tui::render::{Style, plural};
 use serde::Serialize;
 
 use crate::rules_arg::{RulesArg, RulesSource};
@@ -376,11 +376,6 @@ impl Analyzer {
             out.write_all(b"no")
         }
     }
-}
-
-/// `1 line`, `2 lines`.
-fn plural(count: u64, noun: &str) -> String {
-    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
 }
 
 /// Cards as alternatives: `AS`, `AS or 4S`, `AS, 4S or 9H`.

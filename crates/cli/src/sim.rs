@@ -11,6 +11,7 @@ use anyhow::{Context, anyhow};
 use clap::Args;
 use gin_ai::registry::AgentParams;
 use gin_arena::{AgentChoice, AgentFigures, ArenaError, Figures, Forfeit, MAX_THREADS, Watch};
+use gin_tui::render::plural;
 
 use crate::agents::{self, load_params};
 use crate::rules_arg::{RulesArg, RulesSource};
@@ -385,11 +386,6 @@ pub(crate) fn percent(rate: Option<f64>) -> String {
 /// A number with `places` decimals, or `-`.
 pub(crate) fn decimal(value: Option<f64>, places: usize) -> String {
     value.map_or_else(|| "-".to_owned(), |value| format!("{value:.places$}"))
-}
-
-/// `1 thread`, `2 threads`.
-pub(crate) fn plural(count: u64, noun: &str) -> String {
-    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
 }
 
 /// `12,345`.

@@ -85,6 +85,11 @@ impl fmt::Display for Styled<&[Meld]> {
     }
 }
 
+/// `1 card`, `2 cards`: a count and its noun, plural unless the count is one.
+pub fn plural(count: u64, noun: &str) -> String {
+    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
+}
+
 /// The longest line of a message gin prints on standard error, in characters: what a message
 /// quotes is cut far shorter where it is quoted; this is the last guard.
 pub const MAX_MESSAGE_CHARS: usize = 1000;
@@ -112,6 +117,14 @@ mod tests {
         let lines: Vec<&str> = long.lines().collect();
         assert_eq!(lines[0].chars().count(), MAX_MESSAGE_CHARS + 1);
         assert_eq!(lines[1], "short");
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(
+            (plural(0, "card"), plural(1, "card"), plural(2, "point")),
+            ("0 cards".into(), "1 card".into(), "2 points".into())
+        );
     }
 
     #[test]

@@ -9,6 +9,8 @@ use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Event, Phase, PlayerView};
 use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Showing, Solver};
 
+use crate::render::plural;
+
 /// How cards look: suit symbols or letters, red hearts and diamonds or no colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Look {
@@ -166,15 +168,10 @@ pub(super) fn table(view: &PlayerView<'_>, seats: &Seats, look: Look) -> String 
     );
     let _ = writeln!(out, "{}", look.bold(&heading));
     let pile = match view.pile_top() {
-        Some(top) => format!(
-            "{} on top ({} {})",
-            look.card(top),
-            view.discard_pile.len(),
-            plural(view.discard_pile.len(), "card")
-        ),
+        Some(top) => format!("{} on top ({})", look.card(top), plural(view.discard_pile.len() as u64, "card")),
         None => "empty".to_owned(),
     };
-    let _ = writeln!(out, "Stock: {} {} · discard pile: {pile}", view.stock_size, plural(view.stock_size, "card"));
+    let _ = writeln!(out, "Stock: {} · discard pile: {pile}", plural(view.stock_size as u64, "card"));
     let known = if view.opponent_known.is_empty() {
         "nothing known from pickups".to_owned()
     } else {
@@ -413,11 +410,10 @@ pub(super) fn hand_result(end: &HandEnd, seats: &Seats) -> String {
             };
             let why = end.knocker.map(|knocker| why_points(end, knocker)).unwrap_or_default();
             format!(
-                "{word}: {} {} {} {}{why}.",
+                "{word}: {} {} {}{why}.",
                 seats.name(winner),
                 seats.verb(winner, "score", "scores"),
-                score.points,
-                plural(score.points as usize, "point")
+                plural(u64::from(score.points), "point")
             )
         }
         (outcome, None) => format!("{outcome}: nobody scores."),
@@ -568,11 +564,6 @@ pub(super) fn reason(reason: &Reason, look: Look) -> String {
             c(expert)
         ),
     }
-}
-
-/// `card` or `cards`.
-fn plural(count: usize, word: &str) -> String {
-    if count == 1 { word.to_owned() } else { format!("{word}s") }
 }
 
 /// Positions the tests of the play screens share.

@@ -16,6 +16,7 @@ use super::savefile::{self, Opponent, PlayHeader};
 use super::screen::{self, HandEnd, Layout, Look, Seats};
 use super::store;
 use crate::invocation::{gin_command, shell_path};
+use crate::render::plural;
 
 /// Clears the screen, then the scrollback, and moves to the top: what a hot seat shows between
 /// turns on a terminal.
@@ -174,8 +175,7 @@ impl Session {
             ));
             lines.extend(self.notes.iter().cloned());
         } else {
-            let points = if rules.target == 1 { "point" } else { "points" };
-            lines.push(format!("{opponent}, playing to {} {points}.", rules.target));
+            lines.push(format!("{opponent}, playing to {}.", plural(u64::from(rules.target), "point")));
             let how = if self.seed_drawn { "drawn from the clock; " } else { "" };
             lines.push(format!("Seed {} ({how}play this deal again with --seed {}).", self.log.seed, self.log.seed));
         }

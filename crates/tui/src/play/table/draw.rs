@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::super::screen::{self, HandEnd, Layout, Look, Seats};
+use crate::render::plural;
 
 /// How the table looks: suit symbols or letters, colour or none, box-drawing or ASCII lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -602,8 +603,7 @@ fn pile_popup(frame: &mut Frame<'_>, scene: &Scene<'_>, area: Rect) {
     if pile.is_empty() {
         lines.push(Line::from("The discard pile is empty."));
     } else {
-        let cards = if pile.len() == 1 { "1 card".to_owned() } else { format!("{} cards", pile.len()) };
-        lines.push(Line::from(format!("{cards}, bottom first, the top last:")));
+        lines.push(Line::from(format!("{}, bottom first, the top last:", plural(pile.len() as u64, "card"))));
         lines.push(Line::from(card_spans(scene.skin, pile.iter().copied())));
     }
     lines.push(Line::from(""));
