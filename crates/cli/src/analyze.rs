@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use gin_cards::{Card, CardSet, Rank};
 use gin_rules::{Arrangement, BestDiscards, KnockLimit, Meld, Ruleset, Solver};
-use gin_tui::render::{Style, plural};
+use gin_tui::render::{Look, plural};
 use serde::Serialize;
 
 use crate::rules_arg::{RulesArg, RulesSource};
@@ -121,7 +121,7 @@ struct Analyzer {
     source: RulesSource,
     big_gin_bonus: Option<u32>,
     json: bool,
-    style: Style,
+    style: Look,
 }
 
 /// The answer for one hand.
@@ -182,7 +182,7 @@ impl Analyzer {
             source,
             big_gin_bonus: ruleset.big_gin_bonus,
             json,
-            style: Style::for_stdout(ascii),
+            style: Look::for_stdout(ascii),
         }
     }
 
@@ -379,7 +379,7 @@ impl Analyzer {
 }
 
 /// Cards as alternatives: `AS`, `AS or 4S`, `AS, 4S or 9H`.
-struct OneOf(Style, CardSet);
+struct OneOf(Look, CardSet);
 
 impl std::fmt::Display for OneOf {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn alternatives_read_as_a_sentence() {
-        let cards = |text: &str| OneOf(Style::Ascii, text.parse().unwrap()).to_string();
+        let cards = |text: &str| OneOf(Look::PLAIN, text.parse().unwrap()).to_string();
         assert_eq!(cards("3D"), "3D");
         assert_eq!(cards("AS 4S"), "AS or 4S");
         assert_eq!(cards("AS 4S 9H QH"), "AS, 4S, 9H or QH");

@@ -21,8 +21,8 @@ use gin_rules::Ruleset;
 
 use crate::failure::Failure;
 use crate::files;
+use crate::render::Look;
 use lines::Lines;
-use screen::Look;
 use session::{NewGame, Session};
 
 /// The AI of a new game when [`PlayOptions::ai`] is not given.
@@ -123,7 +123,7 @@ pub(crate) fn run(options: &PlayOptions) -> Result<(), Failure> {
     };
     // Colour and suit symbols are two choices: symbols wherever a terminal shows them.
     let symbols = !options.ascii && (terminal || color);
-    let skin = table::Skin { symbols, color, ascii: options.ascii };
+    let skin = table::Skin { look: Look { symbols, color }, ascii: options.ascii };
     // The table styles its cards itself: its texts carry no escape codes.
     let look = Look { symbols, color: color && !full_screen };
     let mut out = io::stdout().lock();

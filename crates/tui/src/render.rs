@@ -1,87 +1,59 @@
-//! How cards look on the terminal (suit symbols or ASCII letters), and how text from outside is
-//! shown there.
+//! How cards look on the terminal (suit symbols or ASCII letters, colour or none), how counts
+//! are said, and how text from outside is shown there.
 
-use std::fmt;
 use std::io::{self, IsTerminal};
 
+use gin_cards::Card;
 pub(crate) use gin_cards::untrusted;
-use gin_cards::{Card, CardSet};
 use gin_rules::Meld;
 
-/// Whether cards are printed with suit symbols (`T♠`) or in ASCII (`TS`).
+/// How cards look on the terminal: suit symbols or letters, red hearts and diamonds or no
+/// colour. The line mode, the table's texts, `gin replay` and `gin analyze` all show cards so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
-    /// `TS`: the project's notation, safe for pipes and files.
-    Ascii,
-    /// `T♠`: for people at a terminal.
-    Symbols,
+pub struct Look {
+    /// `7♥` rather than `7H`.
+    pub symbols: bool,
+    /// ANSI colours (red suits, bold headings).
+    pub color: bool,
 }
 
-impl Style {
-    /// Symbols when standard output is a terminal, unless `ascii` forces ASCII.
-    pub fn for_stdout(ascii: bool) -> Style {
-        if !ascii && io::stdout().is_terminal() { Style::Symbols } else { Style::Ascii }
+impl Look {
+    /// Letters, no colour (`TS`): the project's notation, safe for pipes, files and tests.
+    pub const PLAIN: Look = Look { symbols: false, color: false };
+
+    /// Suit symbols, no colour (`T♠`).
+    pub const SYMBOLS: Look = Look { symbols: true, color: false };
+
+    /// Symbols when standard output is a terminal, unless `ascii` forces letters; no colour.
+    pub fn for_stdout(ascii: bool) -> Look {
+        if !ascii && io::stdout().is_terminal() { Look::SYMBOLS } else { Look::PLAIN }
     }
 
-    /// A card in this style.
-    pub fn card(self, card: Card) -> impl fmt::Display {
-        Styled(self, card)
+    /// A card: `7H`, `7♥`, in red where colour is on and the suit is red.
+    pub fn card(self, card: Card) -> String {
+        let text = if self.symbols { format!("{card:#}") } else { card.to_string() };
+        if self.color && card.suit().is_red() { format!("\x1b[31m{text}\x1b[0m") } else { text }
     }
 
     /// Cards separated by spaces, or `none`.
-    pub fn cards(self, cards: CardSet) -> impl fmt::Display {
-        Styled(self, cards)
+    pub fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
+        let texts: Vec<String> = cards.into_iter().map(|card| self.card(card)).collect();
+        if texts.is_empty() { "none".to_owned() } else { texts.join(" ") }
     }
 
-    /// Melds in brackets, `[AS 2S 3S] [7H 7D 7C]`, or `none`.
-    pub fn melds(self, melds: &[Meld]) -> impl fmt::Display + '_ {
-        Styled(self, melds)
+    /// Melds in brackets, `[AS 2S 3S] [7H 7D 7C]` (a run in play order, a high ace last), or
+    /// `none`.
+    pub fn melds(self, melds: &[Meld]) -> String {
+        if melds.is_empty() {
+            return "none".to_owned();
+        }
+        let texts: Vec<String> = melds.iter().map(|meld| format!("[{}]", self.cards(meld.cards_in_order()))).collect();
+        texts.join(" ")
     }
-}
 
-/// A value displayed in a [`Style`].
-struct Styled<T>(Style, T);
-
-impl fmt::Display for Styled<Card> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Style::Ascii => write!(f, "{}", self.1),
-            Style::Symbols => write!(f, "{:#}", self.1),
-        }
-    }
-}
-
-impl fmt::Display for Styled<CardSet> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.1.is_empty() {
-            return f.write_str("none");
-        }
-        match self.0 {
-            Style::Ascii => write!(f, "{}", self.1),
-            Style::Symbols => write!(f, "{:#}", self.1),
-        }
-    }
-}
-
-impl fmt::Display for Styled<&[Meld]> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.1.is_empty() {
-            return f.write_str("none");
-        }
-        for (i, meld) in self.1.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            f.write_str("[")?;
-            for (j, card) in meld.cards_in_order().enumerate() {
-                if j > 0 {
-                    f.write_str(" ")?;
-                }
-                write!(f, "{}", Styled(self.0, card))?;
-            }
-            f.write_str("]")?;
-        }
-        Ok(())
+    /// A heading, in bold where colour is on.
+    pub fn bold(self, text: &str) -> String {
+        if self.color { format!("\x1b[1m{text}\x1b[0m") } else { text.to_owned() }
     }
 }
 
@@ -104,6 +76,7 @@ pub fn message(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gin_cards::CardSet;
     use gin_rules::Solver;
 
     fn set(text: &str) -> CardSet {
@@ -130,19 +103,19 @@ mod tests {
     #[test]
     fn cards_in_both_styles() {
         let hand = set("TS 7h");
-        assert_eq!(Style::Ascii.cards(hand).to_string(), "TS 7H");
-        assert_eq!(Style::Symbols.cards(hand).to_string(), "T♠ 7♥");
-        assert_eq!(Style::Ascii.cards(CardSet::EMPTY).to_string(), "none");
-        assert_eq!(Style::Symbols.card("QD".parse().unwrap()).to_string(), "Q♦");
+        assert_eq!(Look::PLAIN.cards(hand), "TS 7H");
+        assert_eq!(Look::SYMBOLS.cards(hand), "T♠ 7♥");
+        assert_eq!(Look::PLAIN.cards(CardSet::EMPTY), "none");
+        assert_eq!(Look::SYMBOLS.card("QD".parse().unwrap()), "Q♦");
     }
 
     #[test]
     fn melds_are_bracketed_and_runs_keep_a_high_ace_last() {
         let melds = [Meld::new(set("QS KS AS"), true).unwrap(), Meld::new(set("7S 7H 7D"), true).unwrap()];
-        assert_eq!(Style::Ascii.melds(&melds).to_string(), "[QS KS AS] [7S 7H 7D]");
-        assert_eq!(Style::Symbols.melds(&melds).to_string(), "[Q♠ K♠ A♠] [7♠ 7♥ 7♦]");
-        assert_eq!(Style::Ascii.melds(&[]).to_string(), "none");
+        assert_eq!(Look::PLAIN.melds(&melds), "[QS KS AS] [7S 7H 7D]");
+        assert_eq!(Look::SYMBOLS.melds(&melds), "[Q♠ K♠ A♠] [7♠ 7♥ 7♦]");
+        assert_eq!(Look::PLAIN.melds(&[]), "none");
         let low = Solver::new(true).best_arrangement(set("AS 2S 3S"));
-        assert_eq!(Style::Ascii.melds(low.melds()).to_string(), "[AS 2S 3S]");
+        assert_eq!(Look::PLAIN.melds(low.melds()), "[AS 2S 3S]");
     }
 }

@@ -11,7 +11,7 @@ use gin_rules::{ByPlayer, HandOutcome, KnockKind, Player, Showdown, Showing};
 use crate::files;
 use crate::invocation::{gin_command, shell_word};
 use crate::play::savefile::{self, Damage, Damaged};
-use crate::render::Style;
+use crate::render::Look;
 
 /// What to replay, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,8 +84,8 @@ pub(crate) fn run(args: &ReplayOptions) -> Result<()> {
             *event = event.seen_by(human);
         }
     }
-    let style = Style::for_stdout(args.ascii);
-    let text = if args.summary { summary(&names, &header, &events) } else { full(&names, &header, &events, style) };
+    let look = Look::for_stdout(args.ascii);
+    let text = if args.summary { summary(&names, &header, &events) } else { full(&names, &header, &events, look) };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes()).context("cannot write the replay")?;
     if let Some(why) = &names.forfeit {
@@ -234,7 +234,7 @@ fn summary(names: &Names, header: &LogHeader, events: &[Event]) -> String {
 }
 
 /// Every hand in full: the deal, each move, the showdown and the score.
-fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> String {
+fn full(names: &Names, header: &LogHeader, events: &[Event], look: Look) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "seed {}, target {}", header.seed, header.rules.target);
     for event in events {
@@ -245,27 +245,27 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
                     out,
                     "\nHand {number}: {}; upcard {}; knock limit {knock_limit}",
                     names.says(*dealer, "deals"),
-                    style.card(*upcard)
+                    look.card(*upcard)
                 );
                 for player in Player::ALL {
                     if let Some(cards) = hands[player] {
-                        let _ = writeln!(out, "  {} {}", names.says(player, "holds"), style.cards(cards));
+                        let _ = writeln!(out, "  {} {}", names.says(player, "holds"), look.cards(cards));
                     }
                 }
                 continue;
             }
             Event::TookUpcard { player, card } => {
-                format!("{} the upcard {}", names.says(*player, "takes"), style.card(*card))
+                format!("{} the upcard {}", names.says(*player, "takes"), look.card(*card))
             }
             Event::PassedUpcard { player } => format!("{} the upcard", names.says(*player, "passes")),
             Event::DrewStock { player, card: Some(card) } => {
-                format!("{} {} from the stock", names.says(*player, "draws"), style.card(*card))
+                format!("{} {} from the stock", names.says(*player, "draws"), look.card(*card))
             }
             Event::DrewStock { player, card: None } => format!("{} from the stock", names.says(*player, "draws")),
             Event::DrewPile { player, card } => {
-                format!("{} {} from the pile", names.says(*player, "takes"), style.card(*card))
+                format!("{} {} from the pile", names.says(*player, "takes"), look.card(*card))
             }
-            Event::Discarded { player, card } => format!("{} {}", names.says(*player, "discards"), style.card(*card)),
+            Event::Discarded { player, card } => format!("{} {}", names.says(*player, "discards"), look.card(*card)),
             Event::StockRebuilt { size } => format!("the stock is rebuilt from the pile: {size} cards"),
             Event::Knocked { player, kind, discard, shown } => {
                 let what = match kind {
@@ -273,19 +273,19 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
                     KnockKind::Gin => "goes gin",
                     KnockKind::BigGin => "goes big gin",
                 };
-                let discard = discard.map(|d| format!(", discarding {}", style.card(d))).unwrap_or_default();
+                let discard = discard.map(|d| format!(", discarding {}", look.card(d))).unwrap_or_default();
                 format!(
                     "{}{discard}: {}, {} (deadwood {})",
                     names.says(*player, what),
-                    style.melds(shown.melds()),
-                    unmelded(shown, style),
+                    look.melds(shown.melds()),
+                    unmelded(shown, look),
                     shown.deadwood()
                 )
             }
             Event::HandEnded { score, points, showdown } => {
                 // The defender's answer to the knock, from the showdown.
                 if let Some(showdown) = showdown {
-                    let _ = writeln!(out, "  {}", defense(names, showdown, header.rules.layoffs, style));
+                    let _ = writeln!(out, "  {}", defense(names, showdown, header.rules.layoffs, look));
                 }
                 let result = match score.winner {
                     Some(winner) => {
@@ -335,12 +335,12 @@ fn full(names: &Names, header: &LogHeader, events: &[Event], style: Style) -> St
 /// The defender's answer to a knock: "the AI (mc) shows [5H 6H 7H], lays off 8H, unmelded 2S
 /// (deadwood 2)". Layoffs are told only where there could be some (a knock, with layoffs in the
 /// rules): "lays nothing off" when there were none.
-fn defense(names: &Names, showdown: &Showdown, layoffs_allowed: bool, style: Style) -> String {
+fn defense(names: &Names, showdown: &Showdown, layoffs_allowed: bool, look: Look) -> String {
     let defender = showdown.defender();
     let shown = &showdown.shown[defender];
-    let melds = if shown.melds().is_empty() { "no melds".to_owned() } else { style.melds(shown.melds()).to_string() };
+    let melds = if shown.melds().is_empty() { "no melds".to_owned() } else { look.melds(shown.melds()) };
     let laid_off = if !shown.laid_off().is_empty() {
-        format!(", {} {}", names.verb(defender, "lays off"), style.cards(shown.laid_off()))
+        format!(", {} {}", names.verb(defender, "lays off"), look.cards(shown.laid_off()))
     } else if showdown.kind == KnockKind::Knock && layoffs_allowed {
         format!(", {}", names.verb(defender, "lays nothing off"))
     } else {
@@ -349,17 +349,17 @@ fn defense(names: &Names, showdown: &Showdown, layoffs_allowed: bool, style: Sty
     format!(
         "{} {melds}{laid_off}, {} (deadwood {})",
         names.says(defender, "shows"),
-        unmelded(shown, style),
+        unmelded(shown, look),
         shown.deadwood()
     )
 }
 
 /// The cards a showing leaves unmelded: "unmelded 3H 9C", or "nothing unmelded".
-fn unmelded(shown: &Showing, style: Style) -> String {
+fn unmelded(shown: &Showing, look: Look) -> String {
     if shown.unmelded().is_empty() {
         "nothing unmelded".to_owned()
     } else {
-        format!("unmelded {}", style.cards(shown.unmelded()))
+        format!("unmelded {}", look.cards(shown.unmelded()))
     }
 }
 
@@ -443,7 +443,7 @@ mod tests {
         let summary = summary(&names, &header, &events);
         assert_eq!(summary.lines().filter(|l| l.starts_with("hand ")).count(), ended);
         let started = events.iter().filter(|e| matches!(e, Event::HandStarted { .. })).count();
-        let full = full(&names, &header, &events, Style::Ascii);
+        let full = full(&names, &header, &events, Look::PLAIN);
         assert_eq!(full.lines().filter(|l| l.starts_with("Hand ")).count(), started);
         assert!(full.contains("holds"), "{full}");
     }
@@ -471,7 +471,7 @@ mod tests {
             let (k, d) = (showdown.knocker_deadwood(), showdown.defender_deadwood());
             assert!(line.contains(&format!("by {:<14} K={k:<2} D={d:<2}", names.of(showdown.knocker))), "{line}");
         }
-        let full = full(&names, &header, &record.events, Style::Ascii);
+        let full = full(&names, &header, &record.events, Look::PLAIN);
         let answers: Vec<&str> = full.lines().filter(|line| line.contains(" shows ")).collect();
         assert_eq!(answers.len(), showdowns.len(), "{full}");
         for (line, showdown) in answers.iter().zip(&showdowns) {
@@ -488,7 +488,7 @@ mod tests {
         let record = play_game(&rules, 8, ByPlayer([&mut a, &mut b]), RunOptions { keep_events: true, max_hands: 20 });
         let header = LogHeader::new(8, &rules, None);
         let names = Names::new("you", "the AI (simple)", Some(Player::One));
-        let full = full(&names, &header, &record.events, Style::Ascii);
+        let full = full(&names, &header, &record.events, Look::PLAIN);
         for slip in ["you deals", "you shows", "you lays", "you knocks", "you goes", "lays off none", "lay off none"] {
             assert!(!full.contains(slip), "`{slip}` in:\n{full}");
         }
@@ -509,19 +509,19 @@ mod tests {
         let mut showdown =
             Showdown { knocker: Player::Two, kind: KnockKind::Knock, shown: ByPlayer::new(defender, knocker) };
         assert_eq!(
-            defense(&names, &showdown, true, Style::Ascii),
+            defense(&names, &showdown, true, Look::PLAIN),
             "you show no melds, lay nothing off, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C TC (deadwood 67)"
         );
         assert_eq!(
-            defense(&names, &showdown, false, Style::Ascii),
+            defense(&names, &showdown, false, Look::PLAIN),
             "you show no melds, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C TC (deadwood 67)"
         );
         showdown.kind = KnockKind::Gin;
-        assert!(!defense(&names, &showdown, true, Style::Ascii).contains("lay"));
+        assert!(!defense(&names, &showdown, true, Look::PLAIN).contains("lay"));
         let laying_off = Showing::new(set("4S 5H 6H 7S 9D TD 2C 4C 6C 8C"), &[], set("4S")).unwrap();
         showdown = Showdown { knocker: Player::One, kind: KnockKind::Knock, shown: ByPlayer::new(knocker, laying_off) };
         assert_eq!(
-            defense(&names, &showdown, true, Style::Ascii),
+            defense(&names, &showdown, true, Look::PLAIN),
             "the AI (mc) shows no melds, lays off 4S, unmelded 7S 5H 6H 9D TD 2C 4C 6C 8C (deadwood 57)"
         );
     }

@@ -7,50 +7,9 @@ use std::fmt::Write as _;
 use gin_ai::{Hint, Reason};
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Event, Phase, PlayerView};
-use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Meld, Player, Ruleset, Showing, Solver};
+use gin_rules::{ByPlayer, GameResult, HandOutcome, HandScore, KnockKind, Player, Ruleset, Showing, Solver};
 
-use crate::render::plural;
-
-/// How cards look: suit symbols or letters, red hearts and diamonds or no colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Look {
-    /// `7♥` rather than `7H`.
-    pub symbols: bool,
-    /// ANSI colours (red suits, bold headings).
-    pub color: bool,
-}
-
-impl Look {
-    /// Letters, no colour: pipes, files and tests.
-    #[cfg(test)]
-    pub(super) const PLAIN: Look = Look { symbols: false, color: false };
-
-    /// A card: `7H`, `7♥`, in red where colour is on and the suit is red.
-    pub(super) fn card(self, card: Card) -> String {
-        let text = if self.symbols { format!("{card:#}") } else { card.to_string() };
-        if self.color && card.suit().is_red() { format!("\x1b[31m{text}\x1b[0m") } else { text }
-    }
-
-    /// Cards separated by spaces, or `none`.
-    pub(super) fn cards(self, cards: impl IntoIterator<Item = Card>) -> String {
-        let texts: Vec<String> = cards.into_iter().map(|card| self.card(card)).collect();
-        if texts.is_empty() { "none".to_owned() } else { texts.join(" ") }
-    }
-
-    /// Melds in brackets: `[AS 2S 3S] [7H 7D 7C]`, or `none`.
-    pub(super) fn melds(self, melds: &[Meld]) -> String {
-        if melds.is_empty() {
-            return "none".to_owned();
-        }
-        let texts: Vec<String> = melds.iter().map(|meld| format!("[{}]", self.cards(meld.cards_in_order()))).collect();
-        texts.join(" ")
-    }
-
-    /// A heading, in bold where colour is on.
-    pub(super) fn bold(self, text: &str) -> String {
-        if self.color { format!("\x1b[1m{text}\x1b[0m") } else { text.to_owned() }
-    }
-}
+use crate::render::{Look, plural};
 
 /// Who sits where, and how to speak of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -571,7 +530,7 @@ pub(super) fn reason(reason: &Reason, look: Look) -> String {
 pub(super) mod fixtures {
     use super::*;
     use gin_engine::HandSetup;
-    use gin_rules::Showdown;
+    use gin_rules::{Meld, Showdown};
 
     /// docs/rules.md, V10 as it ends: player two knocks with AS 2S 3S 7H 7D 7C JC QC KC, 3H
     /// unmelded (K = 3); player one lays off 4S and undercuts. Game points after it: 90 to 40.
@@ -627,7 +586,7 @@ mod tests {
     use super::fixtures::game_after;
     use super::*;
     use gin_engine::Game;
-    use gin_rules::Showdown;
+    use gin_rules::{Meld, Showdown};
 
     #[test]
     fn colour_paints_red_suits_only() {

@@ -13,10 +13,10 @@ use gin_rules::{ByPlayer, Player, Ruleset};
 use super::input::{self, CardRef, Command};
 use super::lines::Lines;
 use super::savefile::{self, Opponent, PlayHeader};
-use super::screen::{self, HandEnd, Layout, Look, Seats};
+use super::screen::{self, HandEnd, Layout, Seats};
 use super::store;
 use crate::invocation::{gin_command, shell_path};
-use crate::render::plural;
+use crate::render::{Look, plural};
 
 /// Clears the screen, then the scrollback, and moves to the top: what a hot seat shows between
 /// turns on a terminal.

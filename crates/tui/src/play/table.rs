@@ -178,8 +178,7 @@ fn viewer(session: &Session) -> Player {
 fn log(session: &Session, viewer: Player, skin: Skin) -> Vec<String> {
     let events = &session.events;
     let start = events.iter().rposition(|event| matches!(event, GameEvent::HandStarted { .. })).unwrap_or(0);
-    let look = screen::Look { symbols: skin.symbols && !skin.ascii, color: false };
-    screen::narrate(&events[start..], viewer, &session.seats, look)
+    screen::narrate(&events[start..], viewer, &session.seats, skin.text_look())
 }
 
 impl Table {
@@ -401,8 +400,9 @@ mod tests {
     use gin_rules::{HandOutcome, Ruleset};
 
     use crate::play::session::NewGame;
+    use crate::render::Look;
 
-    const SKIN: Skin = Skin { symbols: false, color: false, ascii: true };
+    const SKIN: Skin = Skin { look: Look::PLAIN, ascii: true };
 
     /// A hot-seat session on docs/rules.md's V10 deal: player one holds AS 2S 3S 7H 7D 7C JC QC
     /// KC 3H, is offered 9H, and acts first.
@@ -411,7 +411,7 @@ mod tests {
         let rules = Ruleset::standard();
         let game = NewGame { rules: &rules, seed: Some(1), opponent: None, save: Some(&save) };
         let host = gin_arena::Host::new(gin_arena::Limits::default());
-        let mut session = Session::new(game, screen::Look { symbols: false, color: false }, true, &host).unwrap();
+        let mut session = Session::new(game, Look::PLAIN, true, &host).unwrap();
         let setup = screen::fixtures::v10_setup();
         let (game, opening) = Game::from_setup(&Ruleset::standard(), 1, &setup).unwrap();
         session.game = game;

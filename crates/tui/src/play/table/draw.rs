@@ -12,33 +12,33 @@ use ratatui::symbols::border;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::super::screen::{self, HandEnd, Layout, Look, Seats};
-use crate::render::plural;
+use super::super::screen::{self, HandEnd, Layout, Seats};
+use crate::render::{Look, plural};
 
-/// How the table looks: suit symbols or letters, colour or none, box-drawing or ASCII lines.
+/// How the table looks: the cards' look (suit symbols or letters, colour or none), and
+/// box-drawing or ASCII lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::play) struct Skin {
-    /// Suit symbols (`7♥`) rather than letters (`7H`).
-    pub symbols: bool,
-    /// Colours (red suits, highlights).
-    pub color: bool,
-    /// ASCII only: lines drawn with `+`, `-` and `|`, card backs with `#`.
+    /// Suit symbols (`7♥`) rather than letters (`7H`); colours (red suits, highlights).
+    pub look: Look,
+    /// ASCII only: lines drawn with `+`, `-` and `|`, card backs with `#`, and letters for
+    /// suits.
     pub ascii: bool,
 }
 
 impl Skin {
     /// Cards as text in this skin, never with escape codes (ratatui styles them).
-    fn look(self) -> Look {
-        Look { symbols: self.symbols && !self.ascii, color: false }
+    pub(in crate::play) fn text_look(self) -> Look {
+        Look { symbols: self.look.symbols && !self.ascii, color: false }
     }
 
     fn card_text(self, card: Card) -> String {
-        self.look().card(card)
+        self.text_look().card(card)
     }
 
     /// A card's style: red suits in red where colour is on.
     fn card_style(self, card: Card) -> Style {
-        if self.color && card.suit().is_red() { Style::new().fg(Color::Red) } else { Style::new() }
+        if self.look.color && card.suit().is_red() { Style::new().fg(Color::Red) } else { Style::new() }
     }
 
     /// A card as a styled span.
@@ -53,7 +53,7 @@ impl Skin {
     /// Emphasis: bold, and in colour where colour is on.
     fn strong(self, color: Color) -> Style {
         let style = Style::new().add_modifier(Modifier::BOLD);
-        if self.color { style.fg(color) } else { style }
+        if self.look.color { style.fg(color) } else { style }
     }
 }
 
@@ -724,7 +724,7 @@ fn game_end(frame: &mut Frame<'_>, scene: &Scene<'_>, result: &GameResult) {
     let skin = scene.skin;
     let area = frame.area();
     frame.render_widget(Clear, area);
-    let sheet = screen::game_end(result, scene.view.rules, scene.seats, skin.look());
+    let sheet = screen::game_end(result, scene.view.rules, scene.seats, skin.text_look());
     let mut lines: Vec<Line<'_>> = Vec::new();
     for (i, line) in sheet.lines().enumerate() {
         let style = if i == 0 { skin.strong(Color::Yellow) } else { Style::new() };
@@ -763,7 +763,7 @@ mod tests {
     /// The sizes every screen is drawn at: the classic terminal, a wide one, a narrow one.
     const SIZES: [(u16, u16); 3] = [(80, 24), (120, 36), (48, 18)];
 
-    const SKIN: Skin = Skin { symbols: true, color: false, ascii: false };
+    const SKIN: Skin = Skin { look: Look::SYMBOLS, ascii: false };
 
     /// The screen's text, one line per row, trailing blanks cut.
     fn text(buffer: &Buffer) -> String {
@@ -841,7 +841,7 @@ mod tests {
     #[test]
     fn the_table_in_ascii() {
         let game = game_after(3, 3);
-        let ascii = Skin { symbols: false, color: false, ascii: true };
+        let ascii = Skin { look: Look::PLAIN, ascii: true };
         let screen = with_scene(&game, None, ascii, |scene| render(scene, (80, 24)).0);
         assert!(screen.is_ascii(), "{screen}");
         // Nothing fell back to `?` for want of an ASCII form (the one `?` is the help key's).
@@ -858,7 +858,7 @@ mod tests {
                 buffer.content().iter().filter(|cell| cell.fg == Color::Red).count()
             })
         };
-        assert!(red_cells(Skin { color: true, ..SKIN }) > 0);
+        assert!(red_cells(Skin { look: Look { color: true, ..SKIN.look }, ..SKIN }) > 0);
         assert_eq!(red_cells(SKIN), 0);
     }
 
