@@ -1,11 +1,8 @@
 //! `cargo xtask fuzz`: random games under random rules, with legal and illegal moves, checked
 //! after every step; and arbitrary and mutated input thrown at the parsers of the cards, the
-//! rules, the engine, the agents' registry and the protocol (a program's answers, and whole games
-//! of a host's messages served to built-in agents).
-//!
-//! The saves' parser still lives in the `gin` binary: its fuzz runs as its test `fuzz_parsers`
-//! (`cargo test -p gin-cli --bin gin fuzz_parsers`), with `GIN_FUZZ_INPUTS` inputs; `cargo xtask
-//! fuzz` runs it too, in release mode.
+//! rules, the engine, the agents' registry, the protocol (a program's answers, and whole games
+//! of a host's messages served to built-in agents) and the saves of `gin play` (through
+//! [`gin_tui::saves`]).
 
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
@@ -18,11 +15,9 @@ use gin_engine::{Action, Agent, Event, Game, LogHeader, Phase, RandomAgent, agen
 use gin_protocol::{Answer, HostMessage};
 use gin_rules::settings::{Kind, Settings};
 use gin_rules::{ByPlayer, Meld, Player, Preset, Ruleset, Showing};
+use gin_tui::saves::{self, Save};
 use serde_json::Value;
 
-/// The mutations of the command line's fuzz tests, shared.
-#[path = "../../crates/cli/src/fuzzing.rs"]
-#[allow(dead_code, reason = "the command line's tests use the rest")]
 mod mutations;
 
 /// What one run does.
@@ -46,6 +41,8 @@ pub(crate) struct Tally {
     pub illegal: u64,
     pub showings: u64,
     pub inputs: u64,
+    /// The saves among the inputs.
+    pub saves: u64,
     /// The longest input, in bytes.
     pub longest: usize,
     pub seconds_games: f64,
@@ -83,6 +80,7 @@ pub(crate) fn run(plan: Plan) -> Result<Tally> {
             Err(_) => bail!("the {kind:?} parser panicked on {}", shown()),
         }
         tally.inputs += 1;
+        tally.saves += u64::from(kind == Parser::Save);
         tally.longest = tally.longest.max(input.len());
     }
     tally.seconds_inputs = started.elapsed().as_secs_f64();
@@ -323,10 +321,12 @@ pub(crate) enum Parser {
     Answer,
     /// A whole game of a host's messages, served to built-in agents.
     HostMessages,
+    /// A save of `gin play`, read as it is and with its digests worked out again.
+    Save,
 }
 
 impl Parser {
-    const ALL: [Parser; 10] = [
+    const ALL: [Parser; 11] = [
         Parser::Card,
         Parser::Cards,
         Parser::Rules,
@@ -337,6 +337,7 @@ impl Parser {
         Parser::AgentParams,
         Parser::Answer,
         Parser::HostMessages,
+        Parser::Save,
     ];
 }
 
@@ -355,6 +356,8 @@ struct Corpus {
     /// Games at positions where someone is to act (knocks and defenses among them), to check
     /// answers against.
     positions: Vec<Game>,
+    /// Saves of `gin play`, of format versions 1 and 2.
+    saves: Vec<String>,
 }
 
 impl Corpus {
@@ -419,11 +422,11 @@ impl Corpus {
             }
         }
         let transcripts = (1..4).map(transcript).collect();
-        Corpus { cards, rules, settings, logs, actions, specs, params, answers, transcripts, positions }
+        let saves = save_corpus();
+        Corpus { cards, rules, settings, logs, actions, specs, params, answers, transcripts, positions, saves }
     }
 
-    /// One input: arbitrary bytes, or a valid input mutated (the mutations the `gin` binary's
-    /// fuzz tests use), of any size.
+    /// One input: arbitrary bytes, or a valid input mutated ([`mutations`]), of any size.
     fn input(&self, rng: &mut GinRng) -> (Parser, Vec<u8>) {
         let parser = Parser::ALL[random::index(rng, Parser::ALL.len())];
         let pool = match parser {
@@ -436,6 +439,7 @@ impl Corpus {
             Parser::AgentParams => &self.params,
             Parser::Answer => &self.answers,
             Parser::HostMessages => &self.transcripts,
+            Parser::Save => &self.saves,
         };
         (parser, mutations::input(rng, pool).into_bytes())
     }
@@ -468,6 +472,86 @@ fn transcript(seed: u64) -> String {
     }
     lines.push(HostMessage::Quit.to_line());
     lines.join("\n") + "\n"
+}
+
+/// A save of `gin play --ai expert` (format version 1), and the same save as version 2 writes it.
+const SAVE_V1: &str = include_str!("../../crates/tui/tests/fixtures/expert-mid-game.gin");
+const SAVE_V2: &str = include_str!("../../crates/tui/tests/fixtures/expert-mid-game-v2.gin");
+
+/// Saves to mutate: the two fixtures, and saves the writer writes of a whole game (`simple` in
+/// seat two against a seat that knocks whenever it may): part of it against the AI, up to a knock
+/// at a hot seat, all of it, and a forfeited one.
+fn save_corpus() -> Vec<String> {
+    let rules = Ruleset::standard();
+    let seed = 9;
+    let log = LogHeader::new(seed, &rules, None);
+    let (mut game, mut events) = Game::new(&rules, seed);
+    let seat = Player::Two;
+    let spec: AgentSpec = "simple".parse().expect("a built-in agent");
+    let mut agent = registry::build(&spec, &AgentParams::default()).expect("a built-in agent");
+    agent.start_game(seat, &rules, agent_seed(seed, seat));
+    for event in &events {
+        agent.observe(&event.seen_by(seat));
+    }
+    while let Some(player) = game.to_act() {
+        let produced = if player == seat {
+            let decision = agent.choose(&game.view(player), &game.legal_actions());
+            let gin_engine::Decision::Play { action, showing } = decision else { panic!("simple resigned") };
+            game.play_with(player, action, showing.as_ref())
+        } else {
+            let legal = game.legal_actions();
+            let knock = legal.iter().copied().find(|action| matches!(action, Action::Knock { .. }));
+            game.play(player, knock.unwrap_or(legal[0]))
+        }
+        .expect("a legal move");
+        for event in &produced {
+            agent.observe(&event.seen_by(seat));
+        }
+        events.extend(produced);
+    }
+    let knocked = events.iter().position(|event| matches!(event, Event::Knocked { .. })).expect("a knock");
+    let versus = Some(("simple", Player::One));
+    let write = |opponent, forfeit, events: &[Event]| saves::write(opponent, forfeit, &log, events).expect("a save");
+    vec![
+        SAVE_V1.to_owned(),
+        SAVE_V2.to_owned(),
+        write(versus, None, &events[..60]),
+        write(None, None, &events[..=knocked]),
+        write(versus, None, &events),
+        write(versus, Some("it crashed"), &events[..30]),
+    ]
+}
+
+/// What is checked of one save: a refusal is short, and a damaged save's names a line at most
+/// one past its last; a save taken (whole, or recovered) written again reads back whole, to the
+/// same game, events and seats.
+fn check_save(text: &str) -> Result<(), String> {
+    // `gin saves` reads it too.
+    let _ = saves::summary(text);
+    let taken = match Save::read(text, false) {
+        Ok(save) => Some(save),
+        Err(err) => {
+            short(&err)?;
+            if let Some(line) = err.damaged_from() {
+                let lines = text.lines().count();
+                if !(1..=lines + 1).contains(&line) {
+                    return Err(format!("a save of {lines} lines refused as damaged from line {line}"));
+                }
+            }
+            Save::read(text, true).ok()
+        }
+    };
+    let Some(save) = taken else { return Ok(()) };
+    let again = save.text().map_err(|err| err.to_string())?;
+    let back = Save::read(&again, false)
+        .map_err(|err| format!("a save taken, then written, is refused: {err}: {}", mutations::shown(&again)))?;
+    if back.game() != save.game() || back.events() != save.events() {
+        return Err(format!("a save taken, then written, reads back to another game: {}", mutations::shown(&again)));
+    }
+    if (back.ai(), back.human()) != (save.ai(), save.human()) || back.damaged_from().is_some() {
+        return Err(format!("a save taken, then written, reads back otherwise: {}", mutations::shown(&again)));
+    }
+    Ok(())
 }
 
 /// A refusal's message must be short whatever the input: `Err` saying why not.
@@ -631,6 +715,12 @@ fn parse(corpus: &Corpus, parser: Parser, input: &[u8]) -> Result<(), String> {
             }
             Ok(())
         }
+        // As it is (its digests then mostly fail), and with its digests worked out again, so
+        // that the reader beneath them is reached too.
+        Parser::Save => {
+            check_save(&saves::reseal(&text))?;
+            check_save(&text)
+        }
     }
 }
 
@@ -642,7 +732,20 @@ mod tests {
     fn a_short_fuzz_finds_nothing() {
         let tally = run(Plan { actions: 10_000, inputs: 3_000, seed: 1 }).unwrap();
         assert!(tally.games >= 3 && tally.illegal > 1000 && tally.showings > 10, "{tally:?}");
-        assert!(tally.inputs >= 3_000);
+        assert!(tally.inputs >= 3_000 && tally.saves > 100, "{tally:?}");
+    }
+
+    #[test]
+    fn the_saves_to_mutate_are_taken_whole() {
+        let corpus = save_corpus();
+        for text in &corpus {
+            match Save::read(text, false) {
+                Ok(save) => assert!(save.damaged_from().is_none()),
+                // The game the AI forfeited is over.
+                Err(err) => assert!(text.contains("\"forfeit\"") && err.to_string().contains("forfeited"), "{err}"),
+            }
+            assert!(check_save(text).is_ok());
+        }
     }
 
     #[test]

@@ -16,8 +16,9 @@ pub(crate) const CRATES: &[(&str, &[&str])] = &[
     ("ai", &["cards", "rules", "engine"]),
     ("protocol", &["cards", "rules", "engine"]),
     ("arena", &["cards", "rules", "engine", "ai", "protocol"]),
-    ("cli", &["cards", "rules", "engine", "ai", "protocol", "arena"]),
-    ("xtask", &["cards", "rules", "engine", "ai", "protocol"]),
+    ("tui", &["cards", "rules", "engine", "ai", "protocol", "arena"]),
+    ("cli", &["cards", "rules", "engine", "ai", "protocol", "arena", "tui"]),
+    ("xtask", &["cards", "rules", "engine", "ai", "protocol", "tui"]),
 ];
 
 /// The workspace crates `crate_dir` may depend on, `None` for a folder not in [`CRATES`].

@@ -8,8 +8,7 @@ use std::time::Duration;
 use anyhow::Result;
 use gin_ai::registry::{self, AgentParams};
 use gin_arena::{DEFAULT_STARTUP, DEFAULT_TIMEOUT, Host, Limits, parse_timeout};
-
-use crate::files;
+use gin_tui::files;
 
 /// `--agent-timeout` and `--agent-startup`, shared by the commands that start agent programs.
 #[derive(Clone, Debug, clap::Args)]

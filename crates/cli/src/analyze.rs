@@ -7,12 +7,14 @@ use anyhow::Context;
 use clap::Args;
 use gin_cards::{Card, CardSet, Rank};
 use gin_rules::{Arrangement, BestDiscards, KnockLimit, Meld, Ruleset, Solver};
+use gin_tui::render::{Look, plural};
 use serde::Serialize;
 
-use crate::files;
-use crate::render::Style;
 use crate::rules_arg::{RulesArg, RulesSource};
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
+
+/// The longest line `gin analyze` reads as a hand: 64 KiB (a hand is about 30 bytes).
+const MAX_HAND_LINE: usize = 64 << 10;
 
 /// The hand sizes `analyze` takes: 10 cards, or 11 just after drawing.
 const HAND_SIZES: [usize; 2] = [10, 11];
@@ -119,7 +121,7 @@ struct Analyzer {
     limit: Limit,
     source: RulesSource,
     json: bool,
-    style: Style,
+    style: Look,
 }
 
 /// The answer for one hand.
@@ -180,7 +182,7 @@ impl Analyzer {
             limit,
             source,
             json,
-            style: Style::for_stdout(ascii),
+            style: Look::for_stdout(ascii),
         }
     }
 
@@ -223,14 +225,14 @@ impl Analyzer {
         let mut answered: u64 = 0;
         let mut bad: u64 = 0;
         loop {
-            let read = gin_protocol::line::read_line(&mut input, &mut buffer, files::MAX_HAND_LINE)
+            let read = gin_protocol::line::read_line(&mut input, &mut buffer, MAX_HAND_LINE)
                 .context("cannot read standard input")?;
             line += 1;
             let result = match (read, std::str::from_utf8(&buffer)) {
                 (gin_protocol::line::Line::End, _) => break,
                 (gin_protocol::line::Line::TooLong, _) => {
                     gin_protocol::line::skip_line(&mut input).context("cannot read standard input")?;
-                    Err(format!("longer than {}: not a hand", files::size(files::MAX_HAND_LINE as u64)))
+                    Err(format!("longer than {}: not a hand", gin_arena::size(MAX_HAND_LINE as u64)))
                 }
                 (gin_protocol::line::Line::Read, Ok(text)) => {
                     let text = text.trim_start_matches('\u{feff}').trim();
@@ -276,7 +278,7 @@ impl Analyzer {
         }
         // Keep the error next to the answers before it on a terminal.
         out.flush()?;
-        eprintln!("error: line {line}: {}", crate::render::message(message));
+        eprintln!("error: line {line}: {}", gin_tui::render::message(message));
         Ok(())
     }
 
@@ -377,13 +379,8 @@ impl Analyzer {
     }
 }
 
-/// `1 line`, `2 lines`.
-fn plural(count: u64, noun: &str) -> String {
-    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
-}
-
 /// Cards as alternatives: `AS`, `AS or 4S`, `AS, 4S or 9H`.
-struct OneOf(Style, CardSet);
+struct OneOf(Look, CardSet);
 
 impl std::fmt::Display for OneOf {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -404,7 +401,7 @@ mod tests {
 
     #[test]
     fn alternatives_read_as_a_sentence() {
-        let cards = |text: &str| OneOf(Style::Ascii, text.parse().unwrap()).to_string();
+        let cards = |text: &str| OneOf(Look::PLAIN, text.parse().unwrap()).to_string();
         assert_eq!(cards("3D"), "3D");
         assert_eq!(cards("AS 4S"), "AS or 4S");
         assert_eq!(cards("AS 4S 9H QH"), "AS, 4S, 9H or QH");

@@ -10,7 +10,7 @@ use gin_ai::registry::AgentParams;
 use gin_ai::registry::{self, AgentSpec};
 
 use crate::agents::load_params;
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// `gin help bot`.
 pub(crate) const LONG_ABOUT: &str = "\

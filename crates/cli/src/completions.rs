@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use clap_complete::Shell;
 
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// `gin help completions`.
 pub(crate) const LONG_ABOUT: &str = "\

@@ -13,11 +13,12 @@ use anyhow::Context;
 use clap::Args;
 use gin_ai::registry::AgentParams;
 use gin_arena::{AgentChoice, ArenaError, Forfeit, League, LeaguePlan, LeagueWatch, Pairing, Watch};
+use gin_tui::render::plural;
 
 use crate::agents;
 use crate::rules_arg::RulesArg;
-use crate::sim::{self, Progress, decimal, percent, plural, thousands};
-use crate::{Failure, Outcome};
+use crate::sim::{self, Progress, decimal, percent, thousands};
+use crate::status::{Failure, Outcome};
 
 /// `gin help league`.
 pub(crate) const LONG_ABOUT: &str = "\

@@ -8,34 +8,28 @@
 //! may be `cmd:PROGRAM ARGS...`, a program that plays over that protocol;
 //! `gin completions` and `gin man` print shell completions and manual pages made from this
 //! command line's own definition.
-//! This crate is the only one that prints: the libraries return values, the commands render them.
+//! `gin play`, `gin replay` and `gin saves` are the game at the terminal, [`gin_tui`]: this crate
+//! turns their options into its own and its failures into exit statuses.
+//! Only this crate and `gin-tui` print: the other libraries return values, the commands render them.
 
 mod agents;
 mod analyze;
 mod bot;
 mod completions;
-mod files;
-#[cfg(test)]
-mod fuzzing;
-mod invocation;
 mod league;
 mod man;
-mod play;
-mod render;
-mod replay;
+mod play_args;
 mod rules_arg;
 mod settings;
 mod sim;
+mod status;
 
 use std::io;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-/// Exit status when some hand or input line could not be read.
-const EXIT_BAD_INPUT: u8 = 1;
-/// Exit status for a bad invocation (clap uses it too).
-const EXIT_USAGE: u8 = 2;
+use status::{EXIT_BAD_INPUT, Failure, Outcome};
 
 /// A Gin Rummy engine: play against the AI, analyze hands, pit agents against each other.
 #[derive(Debug, Parser)]
@@ -83,49 +77,20 @@ enum Command {
     #[command(long_about = man::LONG_ABOUT, after_help = man::AFTER_HELP)]
     Man(man::ManArgs),
     /// Play Gin Rummy against the AI (or two people at one terminal), saved after every move.
-    #[command(long_about = play::LONG_ABOUT, after_help = play::AFTER_HELP)]
-    Play(play::PlayArgs),
+    #[command(long_about = play_args::LONG_ABOUT, after_help = play_args::AFTER_HELP)]
+    Play(play_args::PlayArgs),
     /// List the saved games, newest first: date, opponent, score, finished or not.
-    #[command(long_about = play::SAVES_LONG_ABOUT)]
-    Saves(play::SavesArgs),
+    #[command(long_about = play_args::SAVES_LONG_ABOUT)]
+    Saves(play_args::SavesArgs),
     /// Show a saved or finished game hand by hand.
-    #[command(long_about = replay::LONG_ABOUT, after_help = replay::AFTER_HELP)]
-    Replay(replay::ReplayArgs),
+    #[command(long_about = play_args::REPLAY_LONG_ABOUT, after_help = play_args::REPLAY_AFTER_HELP)]
+    Replay(play_args::ReplayArgs),
     /// List every setting of the rules and of the agents: what it takes, its default, its meaning.
     #[command(long_about = settings::LONG_ABOUT, after_help = settings::AFTER_HELP)]
     Settings(settings::SettingsArgs),
     /// Play two agents against each other in mirrored pairs of games and compare them.
     #[command(long_about = sim::LONG_ABOUT, after_help = sim::AFTER_HELP)]
     Sim(sim::SimArgs),
-}
-
-/// How a command that ran to its end went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
-    /// Everything was answered.
-    Success,
-    /// Some input could not be read (and was reported); the rest was answered.
-    BadInput,
-}
-
-/// An error that stops a command, with the exit status it calls for.
-#[derive(Debug)]
-struct Failure {
-    status: u8,
-    error: anyhow::Error,
-}
-
-impl Failure {
-    /// A bad option value, such as an unreadable `--rules` file: exit status 2, like clap's.
-    fn usage(error: anyhow::Error) -> Failure {
-        Failure { status: EXIT_USAGE, error }
-    }
-}
-
-impl From<anyhow::Error> for Failure {
-    fn from(error: anyhow::Error) -> Failure {
-        Failure { status: EXIT_BAD_INPUT, error }
-    }
 }
 
 /// The command line, its help texts filled in from the registry's table of agents.
@@ -146,9 +111,9 @@ fn main() -> ExitCode {
         Command::Completions(args) => completions::run(args, command()),
         Command::League(args) => league::run(args),
         Command::Man(args) => man::run(args, command()),
-        Command::Play(args) => play::run(args),
-        Command::Replay(args) => replay::run(args),
-        Command::Saves(args) => play::run_saves(args),
+        Command::Play(args) => play(args),
+        Command::Replay(args) => gin_tui::replay(&args.options()).map(|()| Outcome::Success).map_err(Failure::from),
+        Command::Saves(_) => gin_tui::list_saves().map(|()| Outcome::Success).map_err(Failure::from),
         Command::Settings(args) => settings::run(args),
         Command::Sim(args) => sim::run(args),
     };
@@ -158,10 +123,17 @@ fn main() -> ExitCode {
         // The reader went away (`gin analyze - < hands | head`): nothing left to say to anyone.
         Err(failure) if is_broken_pipe(&failure.error) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("error: {}", render::message(&format!("{:#}", failure.error)));
+            eprintln!("error: {}", gin_tui::render::message(&format!("{:#}", failure.error)));
             ExitCode::from(failure.status)
         }
     }
+}
+
+/// Runs `gin play`.
+fn play(args: &play_args::PlayArgs) -> Result<Outcome, Failure> {
+    let options = args.options().map_err(Failure::usage)?;
+    gin_tui::play(&options)?;
+    Ok(Outcome::Success)
 }
 
 /// Whether the error comes from writing to a closed pipe.

@@ -7,7 +7,7 @@ use anyhow::{Context, anyhow};
 use clap::Args;
 use clap_mangen::Man;
 
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// `gin help man`.
 pub(crate) const LONG_ABOUT: &str = "\

@@ -7,8 +7,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use gin_rules::Ruleset;
-
-use crate::files;
+use gin_tui::files;
 
 /// The `--rules` option, shared by the commands that need a ruleset.
 #[derive(Clone, Debug, Args)]

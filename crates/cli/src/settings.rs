@@ -13,7 +13,7 @@ use gin_rules::settings::{Settings, help};
 use serde_json::Value;
 
 use crate::rules_arg::RulesArg;
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// `gin help settings`.
 pub(crate) const LONG_ABOUT: &str = "\

@@ -11,10 +11,11 @@ use anyhow::{Context, anyhow};
 use clap::Args;
 use gin_ai::registry::AgentParams;
 use gin_arena::{AgentChoice, AgentFigures, ArenaError, Figures, Forfeit, MAX_THREADS, Watch};
+use gin_tui::render::plural;
 
 use crate::agents::{self, load_params};
 use crate::rules_arg::{RulesArg, RulesSource};
-use crate::{Failure, Outcome};
+use crate::status::{Failure, Outcome};
 
 /// `gin help sim`: what the command does and what each figure means.
 pub(crate) const LONG_ABOUT: &str = "\
@@ -296,7 +297,7 @@ impl Watch for Progress {
             forfeit.reason
         );
         self.clear();
-        eprintln!("{}", crate::render::message(&note));
+        eprintln!("{}", gin_tui::render::message(&note));
     }
 }
 
@@ -385,11 +386,6 @@ pub(crate) fn percent(rate: Option<f64>) -> String {
 /// A number with `places` decimals, or `-`.
 pub(crate) fn decimal(value: Option<f64>, places: usize) -> String {
     value.map_or_else(|| "-".to_owned(), |value| format!("{value:.places$}"))
-}
-
-/// `1 thread`, `2 threads`.
-pub(crate) fn plural(count: u64, noun: &str) -> String {
-    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
 }
 
 /// `12,345`.

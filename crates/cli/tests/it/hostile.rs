@@ -339,7 +339,7 @@ fn errors_never_repeat_a_huge_input_whole() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.len() < 2000, "{} bytes", run.stderr.len());
     // A save whose AI is named by 100,000 characters.
-    let fixture = include_str!("../fixtures/expert-mid-game.gin");
+    let fixture = include_str!("../../../tui/tests/fixtures/expert-mid-game.gin");
     let (first, rest) = fixture.split_once('\n').unwrap();
     let header = first.replace("\"ai\":\"expert\"", &format!("\"ai\":\"{}\"", "e".repeat(100_000)));
     let save = temp_file("long-ai.gin", &format!("{header}\n{rest}"));
