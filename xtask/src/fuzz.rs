@@ -497,7 +497,7 @@ fn save_corpus() -> Vec<String> {
         let produced = if player == seat {
             let decision = agent.choose(&game.view(player), &game.legal_actions());
             let gin_engine::Decision::Play { action, showing } = decision else { panic!("simple resigned") };
-            game.play_with(player, action, showing.as_ref())
+            game.play_with(player, action, showing.as_deref())
         } else {
             let legal = game.legal_actions();
             let knock = legal.iter().copied().find(|action| matches!(action, Action::Knock { .. }));

@@ -55,7 +55,7 @@ fn time(spec: &str, games: u64) -> (Vec<Duration>, Vec<Duration>, Vec<Duration>)
                 simple.choose(&game.view(player), &legal)
             };
             let Decision::Play { action, showing } = decision else { unreachable!("built-in agents never resign") };
-            let events = game.play_with(player, action, showing.as_ref()).expect("agents play legal actions");
+            let events = game.play_with(player, action, showing.as_deref()).expect("agents play legal actions");
             deliver(&mut agent, &mut simple, &events);
         }
     }

@@ -57,7 +57,7 @@ impl Table {
             };
             self.events.clear();
             self.game
-                .play_into(player, action, showing.as_ref(), &mut self.events)
+                .play_into(player, action, showing.as_deref(), &mut self.events)
                 .expect("a random agent plays legal actions");
             actions += 1;
             deliver(&mut self.agents, &self.events);

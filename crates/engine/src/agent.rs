@@ -17,8 +17,8 @@ pub enum Decision {
         /// The action, one of the legal ones.
         action: Action,
         /// The cards laid down with it, `None` for the referee's choice (or an action that lays
-        /// none down).
-        showing: Option<Showing>,
+        /// none down). Boxed: a decision that names no cards stays small.
+        showing: Option<Box<Showing>>,
     },
     /// Give up the game, which the runner records as this player's forfeit with `reason` (an
     /// agent program that crashed, say, or answered nothing the game accepts).
@@ -30,13 +30,15 @@ pub enum Decision {
 
 impl Decision {
     /// Plays `action`, laying down what the referee chooses.
+    #[inline]
     pub fn play(action: Action) -> Decision {
         Decision::Play { action, showing: None }
     }
 
     /// Plays `action`, laying down `showing` (`None`: the referee's choice).
+    #[inline]
     pub fn showing(action: Action, showing: Option<Showing>) -> Decision {
-        Decision::Play { action, showing }
+        Decision::Play { action, showing: showing.map(Box::new) }
     }
 
     /// Gives up the game for `reason`.
@@ -123,6 +125,7 @@ impl Agent for RandomAgent {
         self.seed = seed;
     }
 
+    #[inline]
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
         let mut rng = random::seeded_rng(view.decision_seed(self.seed));
         Decision::play(legal[random::index(&mut rng, legal.len())])

@@ -124,7 +124,7 @@ pub fn play_game_observed(
             Decision::Resign { reason } => break GameOutcome::Forfeit { player, action: None, reason },
         };
         events.clear();
-        match game.play_into(player, action, showing.as_ref(), &mut events) {
+        match game.play_into(player, action, showing.as_deref(), &mut events) {
             Ok(()) => deliver(&mut agents, &events, options.keep_events.then_some(&mut log), observer),
             Err(err) => break forfeit(player, action, &err),
         }

@@ -119,7 +119,7 @@ pub fn serve(
                 // An agent trusts its view: one that no game could show is refused here.
                 view.check(&legal).map_err(|why| refuse(format!("a decision no game asks: {why}")))?;
                 let (action, showing) = match agent.choose(&view, &legal) {
-                    Decision::Play { action, showing } => (action, showing),
+                    Decision::Play { action, showing } => (action, showing.map(|showing| *showing)),
                     Decision::Resign { reason } => {
                         return Err(refuse(format!(
                             "the agent resigned: {}",

@@ -92,7 +92,7 @@ fn finish_hand(
         let (action, showing) = match first.take() {
             Some(first) => first,
             None => match agents[player].choose(&view, &game.legal_actions()) {
-                Decision::Play { action, showing } => (action, showing),
+                Decision::Play { action, showing } => (action, showing.map(|showing| *showing)),
                 Decision::Resign { .. } => return 0,
             },
         };
@@ -132,7 +132,7 @@ fn counterfactuals<O: Agent + Clone>(mut mc: McAgent, mut other: O, me: Player, 
             stats.add(&knock.features, value[0] - value[1]);
         }
         let Decision::Play { action, showing } = decision else { break };
-        let Ok(events) = game.play_with(player, action, showing.as_ref()) else { break };
+        let Ok(events) = game.play_with(player, action, showing.as_deref()) else { break };
         deliver(&mut seats(me, &mut mc, &mut other), &events, me);
     }
     stats

@@ -77,7 +77,7 @@ impl Table {
         assert_eq!(self.game.to_act(), Some(self.seat), "the agent is not to act");
         let legal = self.game.legal_actions();
         match self.agent.choose(&self.game.view(self.seat), &legal) {
-            Decision::Play { action, showing } => (action, showing),
+            Decision::Play { action, showing } => (action, showing.map(|showing| *showing)),
             Decision::Resign { reason } => panic!("the agent resigned: {reason}"),
         }
     }

@@ -818,7 +818,7 @@ mod tests {
                 let knock = legal.iter().copied().find(|action| matches!(action, gin_engine::Action::Knock { .. }));
                 (knock.unwrap_or(legal[0]), None)
             };
-            let produced = game.play_with(player, action, showing.as_ref()).unwrap();
+            let produced = game.play_with(player, action, showing.as_deref()).unwrap();
             for event in &produced {
                 agent.observe(&event.seen_by(seat));
             }

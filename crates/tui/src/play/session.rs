@@ -245,7 +245,7 @@ impl Session {
         let played = match decision {
             Decision::Play { action, showing } => self
                 .game
-                .play_with(player, action, showing.as_ref())
+                .play_with(player, action, showing.as_deref())
                 .map_err(|err| format!("it chose a move the game refuses ({action}): {err}")),
             Decision::Resign { reason } => Err(reason),
         };
