@@ -22,7 +22,7 @@ use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
 use gin_rules::{Player, Ruleset, Showing, Solver};
 
-use crate::Picks;
+use crate::picks::Picks;
 use crate::{Advisor, Hint, Reason, Tracker};
 
 const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
@@ -449,7 +449,7 @@ impl Agent for ExpertAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
-        crate::decide(self, view, legal)
+        crate::picks::decide(self, view, legal)
     }
 }
 impl Picks for ExpertAgent {

@@ -5,8 +5,8 @@ use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::{Player, Ruleset};
 
-use crate::Picks;
 use crate::Tracker;
+use crate::picks::Picks;
 
 /// Penalty on discarding a bridge: a card with one or two cards of its suit within two ranks.
 const BRIDGE_PENALTY: i32 = 15;
@@ -137,7 +137,7 @@ impl Agent for GreedyAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
-        crate::decide(self, view, legal)
+        crate::picks::decide(self, view, legal)
     }
 }
 impl Picks for GreedyAgent {

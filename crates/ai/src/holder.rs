@@ -24,8 +24,8 @@ use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, Settings};
 use gin_rules::{Arrangement, KnockKind, Player, Ruleset, Showing, Solver};
 
-use crate::Picks;
 use crate::Tracker;
+use crate::picks::Picks;
 
 const WEIGHT: Kind = Kind::Float { min: -100.0, max: 100.0 };
 const FACTOR: Kind = Kind::Float { min: 0.0, max: 10.0 };
@@ -391,7 +391,7 @@ impl Agent for HolderAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
-        crate::decide(self, view, legal)
+        crate::picks::decide(self, view, legal)
     }
 }
 impl Picks for HolderAgent {

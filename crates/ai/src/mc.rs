@@ -50,7 +50,7 @@ use gin_engine::{Action, Agent, Deal, Decision, Event, Phase, PlayerView};
 use gin_rules::settings::{Kind, Setting, SettingError, Settings};
 use gin_rules::{KnockKind, Player, Ruleset, Showing};
 
-use crate::Picks;
+use crate::picks::Picks;
 use crate::{Advisor, ExpertAgent, ExpertParams, Hint, Reason};
 use calibration::{KnockCalibration, KnockCase, KnockDecision};
 use odds::WinOdds;
@@ -784,7 +784,7 @@ impl Agent for McAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
-        crate::decide(self, view, legal)
+        crate::picks::decide(self, view, legal)
     }
 }
 impl Picks for McAgent {

@@ -5,8 +5,8 @@ use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Decision, Event, Phase, PlayerView};
 use gin_rules::{Arrangement, Player, Ruleset, Showing, Solver};
 
-use crate::Picks;
 use crate::Tracker;
+use crate::picks::Picks;
 
 /// The EAAI 2021 competition's sample player, `SimpleGinRummyPlayer`, ported for its behaviour.
 ///
@@ -138,7 +138,7 @@ impl Agent for SimpleAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
-        crate::decide(self, view, legal)
+        crate::picks::decide(self, view, legal)
     }
 }
 impl Picks for SimpleAgent {

@@ -1,7 +1,7 @@
 //! `TakerAgent`: the pile taker, a simple and fast style that takes the face-up card whenever it
 //! can use it.
 
-use crate::Picks;
+use crate::picks::Picks;
 use gin_cards::{Card, CardSet};
 use gin_engine::{Action, Agent, Decision, Phase, PlayerView};
 use gin_rules::Solver;
@@ -77,7 +77,7 @@ impl Agent for TakerAgent {
     }
 
     fn choose(&mut self, view: &PlayerView<'_>, legal: &[Action]) -> Decision {
-        crate::decide(self, view, legal)
+        crate::picks::decide(self, view, legal)
     }
 }
 impl Picks for TakerAgent {

@@ -3,7 +3,7 @@
 use gin_engine::{Action, Agent, Decision, GameRecord, PlayerView, RunOptions, play_game};
 use gin_rules::{ByPlayer, GameResult, Player, Ruleset};
 
-use crate::Picks;
+use crate::picks::Picks;
 
 /// Plays the game from `seed` under `rules`, `ours` in seat one and `other` in seat two, for at
 /// most `max_hands` hands. At each of our decisions `decide` chooses for `ours`, given the agent,

@@ -8,7 +8,7 @@ use gin_ai::registry::{self, AgentParams, AgentSpec, SpecError};
 use gin_engine::Agent;
 use gin_protocol::v1;
 
-use crate::ArenaError;
+use crate::error::ArenaError;
 use crate::host::{ExternalAgent, Host};
 
 /// The prefix of an agent spec that names a program, which speaks the protocol's current version.

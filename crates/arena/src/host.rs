@@ -114,7 +114,7 @@ impl Account {
             format!(
                 "its standard error was in {}, removed to keep the run's agent logs within {}",
                 self.log.display(),
-                crate::size(logs::RUN_CAP)
+                crate::error::size(logs::RUN_CAP)
             )
         };
         format!("program `{}` {what} ({log})", self.program)
@@ -158,7 +158,7 @@ impl Host {
             format!(
                 "note: {evicted} agent {} removed (the oldest first) to keep this run's agent logs within {}{}",
                 if evicted == 1 { "log was" } else { "logs were" },
-                crate::size(logs::RUN_CAP),
+                crate::error::size(logs::RUN_CAP),
                 self.logs.folder().map(|folder| format!(", in {}", folder.display())).unwrap_or_default()
             )
         })
@@ -202,7 +202,7 @@ impl ExternalAgent {
             .with_context(|| format!("cannot start the agent program `{shown}`"))?;
         let account = Account { program: shown, log: log_path, stderr: process.stderr(), kept, fault: None };
         Ok(ExternalAgent {
-            name: crate::AgentChoice::Program(program.clone()).to_string(),
+            name: crate::choice::AgentChoice::Program(program.clone()).to_string(),
             process,
             timeout: host.limits.decision,
             startup: Some(host.limits.startup),
@@ -267,7 +267,7 @@ impl ExternalAgent {
                 return None;
             }
             Some(Line::TooLong) => {
-                self.fail(format!("sent a line longer than {}", crate::size(MAX_LINE as u64)));
+                self.fail(format!("sent a line longer than {}", crate::error::size(MAX_LINE as u64)));
                 return None;
             }
             Some(Line::Closed) => {
@@ -327,7 +327,7 @@ impl ExternalAgent {
                 }
             },
             Some(Line::TooLong) => {
-                self.fail(format!("answered with a line longer than {}", crate::size(MAX_LINE as u64)));
+                self.fail(format!("answered with a line longer than {}", crate::error::size(MAX_LINE as u64)));
                 None
             }
             Some(Line::Closed) => {

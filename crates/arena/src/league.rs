@@ -5,9 +5,11 @@ use gin_ai::registry::AgentParams;
 use gin_rules::Ruleset;
 use serde::Serialize;
 
+use crate::choice::AgentChoice;
+use crate::error::ArenaError;
+use crate::host::Host;
 use crate::matches::{Forfeit, Match, Watch};
 use crate::stats::{Side, Tally, wilson_95};
-use crate::{AgentChoice, ArenaError, Host};
 
 /// One pairing's figures, `a` being the agent listed first.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -11,8 +11,10 @@ use gin_ai::registry::AgentParams;
 use gin_engine::{Agent, GameOutcome, RunOptions, game_seed, play_game_observed};
 use gin_rules::{ByPlayer, Player, Ruleset};
 
+use crate::choice::{AgentChoice, build_agent};
+use crate::error::ArenaError;
+use crate::host::Host;
 use crate::stats::{GameObserver, Side, Tally};
-use crate::{AgentChoice, ArenaError, Host, build_agent};
 
 /// How often [`Watch::games_done`] hears how far a match is.
 const TICK: Duration = Duration::from_millis(100);

@@ -36,21 +36,13 @@ mod answer;
 pub mod line;
 mod serve;
 pub mod v1;
+mod version;
 mod wire;
 
 pub use answer::Answer;
+pub use line::MAX_LINE;
 pub use serve::{ServeError, serve};
+pub use version::{OLDEST_VERSION, VERSION};
 pub use wire::{
     HostMessage, WireAction, WireEvent, WireKnock, WireRules, WireScore, WireShowdown, WireShowing, WireView,
 };
-
-/// The protocol's version: what a host sends in `start_game`, and the newest a program built on
-/// [`serve`] reads.
-pub const VERSION: u32 = 2;
-
-/// The oldest version still served: a host speaks it to a program started as `cmd-v1:`, and
-/// [`serve`] reads it from a host.
-pub const OLDEST_VERSION: u32 = v1::VERSION;
-
-/// The longest line either side may send, its line break included: 1 MiB.
-pub const MAX_LINE: usize = 1 << 20;

@@ -1,7 +1,10 @@
-//! Reading a line of bounded length: the protocol's lines (at most [`crate::MAX_LINE`]) and any
+//! Reading a line of bounded length: the protocol's lines (at most [`MAX_LINE`]) and any
 //! other line-oriented input, so that no input makes the reader hold more than its limit.
 
 use std::io::{self, BufRead};
+
+/// The longest line either side may send, its line break included: 1 MiB.
+pub const MAX_LINE: usize = 1 << 20;
 
 /// One line read by [`read_line`].
 #[derive(Debug, PartialEq, Eq)]

@@ -6,9 +6,11 @@ use gin_engine::{Action, Agent, Decision, Event};
 use gin_rules::Ruleset;
 use gin_rules::settings::PARSER_CHARS;
 
+use crate::line::MAX_LINE;
 use crate::line::{self, Line};
+use crate::version::{OLDEST_VERSION, VERSION};
 use crate::wire::HostMessage;
-use crate::{Answer, MAX_LINE, OLDEST_VERSION, VERSION, v1};
+use crate::{Answer, v1};
 
 /// Why [`serve`] stopped before the host was done.
 #[derive(Debug, thiserror::Error)]

@@ -1,4 +1,4 @@
-//! The messages a host sends, as the wire carries them (the current version, [`crate::VERSION`]):
+//! The messages a host sends, as the wire carries them (the current version, [`crate::version::VERSION`]):
 //! owned types that serialize to exactly the documented JSON and read it back leniently, every
 //! field they do not know ignored at every depth. Each converts from the engine's own type
 //! (`From`) and back (`TryFrom` where the engine checks what it is given).
@@ -70,7 +70,7 @@ pub enum HostMessage {
 impl HostMessage {
     /// `start_game` in the current version.
     pub fn start_game(seat: Player, rules: &Ruleset, seed: u64) -> HostMessage {
-        HostMessage::StartGame { version: crate::VERSION, seat, rules: WireRules(rules.clone()), seed }
+        HostMessage::StartGame { version: crate::version::VERSION, seat, rules: WireRules(rules.clone()), seed }
     }
 
     /// `decide` number `id`, with its legal actions and the view.
