@@ -485,7 +485,10 @@ impl McAgent {
         }
         let me = view.seat;
         // The view must deal: one filling of its hidden cards is checked here, and every future
-        // fills the same places with the same number of cards.
+        // fills the same places with the same number of cards. This is not `PlayerView::check`
+        // (which a host runs on a view it was sent): that one fills the hidden cards in card
+        // order and compares the legal actions; this one checks the search's own filling, the
+        // pool its futures are drawn from, and nothing else.
         let stock_len = unseen.len() - opponent_unknown;
         let trial = view.opponent_known | pool[stock_len..unseen.len()].iter().copied().collect::<CardSet>();
         Deal::from_view(view, trial, &pool[..stock_len], 0).ok()?;
