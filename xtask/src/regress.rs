@@ -72,9 +72,10 @@ pub(crate) fn play(game: &Match, rules: &Ruleset) -> anyhow::Result<String> {
         let _ = writeln!(log, "game {} seed {seed}: {} (one) v {} (two)", index + 1, game.agents[0], game.agents[1]);
         let mut lines = HandLines::default();
         let options = RunOptions { keep_events: false, max_hands: 300 };
-        let record = play_game_observed(rules, seed, ByPlayer([one.as_mut(), two.as_mut()]), options, &mut |event| {
-            lines.observe(event)
-        });
+        let record =
+            play_game_observed(rules, seed, ByPlayer([one.as_mut(), two.as_mut()]), options, &mut |event, _| {
+                lines.observe(event)
+            });
         log.push_str(&lines.text);
         match record.outcome {
             GameOutcome::Finished { .. } => {}

@@ -644,7 +644,7 @@ mod tests {
             let (mut one, mut two) = (HolderAgent::default(), HolderAgent::default());
             let mut events = Vec::new();
             let agents: ByPlayer<&mut dyn Agent> = ByPlayer([&mut one, &mut two]);
-            play_game_observed(&Ruleset::eaai(), seed, agents, RunOptions::default(), &mut |e| {
+            play_game_observed(&Ruleset::eaai(), seed, agents, RunOptions::default(), &mut |e, _| {
                 events.push(format!("{e:?}"));
             });
             events

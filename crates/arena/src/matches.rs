@@ -179,8 +179,8 @@ impl Match<'_> {
                 let agents: ByPlayer<&mut dyn Agent> = ByPlayer::new(one.as_mut(), two.as_mut());
                 let mut observer = GameObserver::new(&mut tally, self.rules, sides);
                 let options = RunOptions { keep_events: false, ..RunOptions::default() };
-                let record = play_game_observed(self.rules, seed, agents, options, &mut |event| {
-                    observer.observe(event);
+                let record = play_game_observed(self.rules, seed, agents, options, &mut |event, game| {
+                    observer.observe(event, |player| game.deal().cards(player));
                 });
                 observer.finish(&record.outcome);
                 let forfeited = match &record.outcome {

@@ -194,7 +194,6 @@ pub(crate) struct GameObserver<'t> {
     rules: &'t Ruleset,
     /// Who sits in each seat.
     sides: ByPlayer<Side>,
-    cards: ByPlayer<CardSet>,
     knock_limit: u32,
     hand: HandCounts,
     /// The player whose discard is on top of the pile, if any.
@@ -204,38 +203,29 @@ pub(crate) struct GameObserver<'t> {
 impl<'t> GameObserver<'t> {
     /// An observer of a game under `rules` with `sides` seated so, counting into `tally`.
     pub(crate) fn new(tally: &'t mut Tally, rules: &'t Ruleset, sides: ByPlayer<Side>) -> GameObserver<'t> {
-        GameObserver {
-            tally,
-            rules,
-            sides,
-            cards: ByPlayer::default(),
-            knock_limit: 0,
-            hand: HandCounts::default(),
-            last_discarder: None,
-        }
+        GameObserver { tally, rules, sides, knock_limit: 0, hand: HandCounts::default(), last_discarder: None }
     }
 
-    /// Counts one event (with every card shown: the referee's view).
-    pub(crate) fn observe(&mut self, event: &Event) {
+    /// Counts one event (with every card shown: the referee's view); `hand` gives a player's
+    /// cards as the action that caused the event left them (the game's, `Deal::cards`).
+    pub(crate) fn observe(&mut self, event: &Event, hand: impl Fn(Player) -> CardSet) {
         match event {
-            Event::HandStarted { knock_limit, hands, .. } => {
-                self.cards = hands.map(Option::unwrap_or_default);
+            Event::HandStarted { knock_limit, .. } => {
                 self.knock_limit = *knock_limit;
                 self.hand = HandCounts::default();
                 self.last_discarder = None;
             }
-            Event::TookUpcard { player, card } => self.drew(*player, *card, true),
-            // The referee's events always show the card drawn.
-            Event::DrewStock { player, card: Some(card) } => self.drew(*player, *card, false),
+            // A draw is an action of its own: the drawer holds eleven cards.
+            Event::TookUpcard { player, card } => self.drew(*player, hand(*player), Some(*card)),
+            Event::DrewStock { player, .. } => self.drew(*player, hand(*player), None),
             Event::DrewPile { player, card } => {
                 if self.last_discarder == Some(player.opponent()) {
                     self.hand.picked_up[player.opponent()] += 1;
                 }
                 self.last_discarder = None;
-                self.drew(*player, *card, true);
+                self.drew(*player, hand(*player), Some(*card));
             }
-            Event::Discarded { player, card } => {
-                self.cards[*player].remove(*card);
+            Event::Discarded { player, .. } => {
                 self.hand.discards[*player] += 1;
                 self.last_discarder = Some(*player);
             }
@@ -244,12 +234,11 @@ impl<'t> GameObserver<'t> {
         }
     }
 
-    /// A player took `card` (from the pile when `taken`): one more turn, and perhaps the first
-    /// knockable hand.
-    fn drew(&mut self, player: Player, card: Card, taken: bool) {
-        self.cards[player].insert(card);
+    /// A player drew and holds `cards`, `taken` being the card it took from the pile if it did:
+    /// one more turn, and perhaps the first knockable hand.
+    fn drew(&mut self, player: Player, cards: CardSet, taken: Option<Card>) {
         self.hand.turns[player] += 1;
-        if self.hand.knockable_at[player] == 0 && self.is_knockable(self.cards[player], taken.then_some(card)) {
+        if self.hand.knockable_at[player] == 0 && self.is_knockable(cards, taken) {
             self.hand.knockable_at[player] = self.hand.turns[player];
         }
     }
@@ -473,6 +462,27 @@ mod tests {
     use gin_engine::Action;
     use gin_rules::{GameScore, Meld, Showing};
 
+    /// Feeds `events` to `observer` with the players' hands as a game would hold them, worked
+    /// out from the events.
+    fn feed(observer: &mut GameObserver<'_>, events: &[Event]) {
+        let mut hands = ByPlayer::new(CardSet::EMPTY, CardSet::EMPTY);
+        for event in events {
+            match *event {
+                Event::HandStarted { hands: dealt, .. } => hands = dealt.map(Option::unwrap_or_default),
+                Event::TookUpcard { player, card }
+                | Event::DrewPile { player, card }
+                | Event::DrewStock { player, card: Some(card) } => {
+                    hands[player].insert(card);
+                }
+                Event::Discarded { player, card } => {
+                    hands[player].remove(card);
+                }
+                _ => {}
+            }
+            observer.observe(event, |player| hands[player]);
+        }
+    }
+
     fn cards(text: &str) -> CardSet {
         text.parse().unwrap()
     }
@@ -570,9 +580,8 @@ mod tests {
         );
         let end = showdown(Player::One, "9H", shown);
         assert!(matches!(&end[1], Event::HandEnded { score, .. } if score.points == 20));
-        for event in events.iter().chain(&end) {
-            observer.observe(event);
-        }
+        let all: Vec<Event> = events.iter().chain(&end).cloned().collect();
+        feed(observer, &all);
     }
 
     #[test]
@@ -621,10 +630,9 @@ mod tests {
             showing("9D 9H 9S TD TH TS 4D 5D 6D 4S", &["9D 9H 9S", "TD TH TS", "4D 5D 6D"], "4S"),
             showing("AS 2S 3S 7H 7D 7C JC QC KC 3H", &["AS 2S 3S", "7H 7D 7C", "JC QC KC"], ""),
         );
-        for event in showdown(Player::Two, "KS", shown) {
-            observer.observe(&event);
-        }
-        observer.observe(&Event::HandEnded { score: HandScore::dead(), points: ByPlayer::new(28, 0), showdown: None });
+        let mut events = showdown(Player::Two, "KS", shown).to_vec();
+        events.push(Event::HandEnded { score: HandScore::dead(), points: ByPlayer::new(28, 0), showdown: None });
+        feed(&mut observer, &events);
         observer.finish(&GameOutcome::Abandoned { score: GameScore::default() });
         assert_eq!((tally.hands, tally.dead_hands, tally.abandoned, tally.games), (2, 1, 1, 1));
         assert_eq!((tally.agent(Side::A).undercuts, tally.agent(Side::A).points), (1, 28));

@@ -86,17 +86,19 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 
 /// Plays one game between `agents` (indexed by seat) from `seed`.
 pub fn play_game(rules: &Ruleset, seed: u64, agents: ByPlayer<&mut dyn Agent>, options: RunOptions) -> GameRecord {
-    play_game_observed(rules, seed, agents, options, &mut |_| {})
+    play_game_observed(rules, seed, agents, options, &mut |_, _| {})
 }
 
-/// [`play_game`], showing every event (as the referee saw it) to `observer` as it happens: for
-/// statistics that should not keep the whole log.
+/// [`play_game`], showing every event (as the referee saw it) to `observer` as it happens, with
+/// the game as the action that caused it left it: for statistics that should not keep the whole
+/// log. A draw is always an action of its own (a dead hand ends after a discard), so the game
+/// beside a draw's event holds the drawer's eleven cards.
 pub fn play_game_observed(
     rules: &Ruleset,
     seed: u64,
     agents: ByPlayer<&mut dyn Agent>,
     options: RunOptions,
-    observer: &mut dyn FnMut(&Event),
+    observer: &mut dyn FnMut(&Event, &Game),
 ) -> GameRecord {
     let ByPlayer([one, two]) = agents;
     let mut agents = ByPlayer([one, two]);
@@ -105,7 +107,7 @@ pub fn play_game_observed(
         agents[seat].start_game(seat, rules, agent_seed(seed, seat));
     }
     let mut log = Vec::new();
-    deliver(&mut agents, &opening, options.keep_events.then_some(&mut log), observer);
+    deliver(&mut agents, &opening, options.keep_events.then_some(&mut log), &mut |event| observer(event, &game));
     let mut events = Vec::new();
     let outcome = loop {
         let Some(player) = game.to_act() else {
@@ -125,7 +127,9 @@ pub fn play_game_observed(
         };
         events.clear();
         match game.play_into(player, action, showing.as_deref(), &mut events) {
-            Ok(()) => deliver(&mut agents, &events, options.keep_events.then_some(&mut log), observer),
+            Ok(()) => deliver(&mut agents, &events, options.keep_events.then_some(&mut log), &mut |event| {
+                observer(event, &game)
+            }),
             Err(err) => break forfeit(player, action, &err),
         }
     };

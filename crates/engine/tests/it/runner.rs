@@ -143,14 +143,27 @@ fn each_agent_observes_each_event_once() {
         let rules = Ruleset::preset(preset).unwrap();
         let mut agents = ByPlayer::from_fn(|_| Recorder { inner: RandomAgent::default(), seen: Vec::new() });
         let mut observed = Vec::new();
+        let mut draws = 0;
         let [one, two] = &mut agents.0;
         let record = play_game_observed(
             &rules,
             8,
             ByPlayer([one, two]),
             RunOptions { keep_events: true, ..RunOptions::default() },
-            &mut |event| observed.push(event.clone()),
+            &mut |event, game| {
+                // Beside a draw, the game holds the drawer's eleven cards, the card drawn among them.
+                if let Event::TookUpcard { player, card }
+                | Event::DrewPile { player, card }
+                | Event::DrewStock { player, card: Some(card) } = *event
+                {
+                    let hand = game.deal().cards(player);
+                    assert!(hand.len() == 11 && hand.contains(card), "{event:?}: {hand}");
+                    draws += 1;
+                }
+                observed.push(event.clone());
+            },
         );
+        assert!(draws > 10, "{preset}: {draws} draws");
         assert!(matches!(record.outcome, GameOutcome::Finished { .. }), "{preset}: {:?}", record.outcome);
         // The observer sees the game's log as the referee saw it, each agent as its seat may.
         assert_eq!(observed, record.events, "{preset}");
