@@ -177,7 +177,7 @@ impl LeaguePlan<'_> {
 }
 
 /// A pairing's figures from its match's tally (`a` was the match's side A).
-pub fn pairing(tally: &Tally, a: &str, b: &str) -> Pairing {
+fn pairing(tally: &Tally, a: &str, b: &str) -> Pairing {
     let (side_a, side_b) = (tally.agent(Side::A), tally.agent(Side::B));
     let per_hand = |points: u64| (tally.hands > 0).then(|| points as f64 / tally.hands as f64);
     Pairing {

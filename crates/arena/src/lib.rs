@@ -38,6 +38,6 @@ mod stats;
 pub use choice::{AgentChoice, ChoiceError, PROGRAM_PREFIX, Program, V1_PROGRAM_PREFIX, build_agent, names_program};
 pub use error::{ArenaError, size};
 pub use host::{DEFAULT_STARTUP, DEFAULT_TIMEOUT, Host, Limits, MAX_LIMIT_SECONDS, MIN_LIMIT_SECONDS, parse_timeout};
-pub use league::{League, LeaguePlan, LeagueWatch, Pairing, Rating, pairing, ratings};
+pub use league::{League, LeaguePlan, LeagueWatch, Pairing, Rating, ratings};
 pub use matches::{Forfeit, MAX_THREADS, Match, Unwatched, Watch};
 pub use stats::{AgentFigures, AgentTally, Figures, Side, Tally, wilson_95};

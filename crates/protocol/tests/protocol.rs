@@ -138,13 +138,11 @@ fn an_answer_shows_its_cards_in_playing_order_and_reads_back() {
     assert!(line.starts_with(r#"{"type":"lay_off","melds":[["#) && line.ends_with(r#"]],"laid_off":["4S"]}"#));
     assert_eq!(answer(&line).showing(&view), Ok(Some(defense)));
     // A run with the ace high is written as it is played, Q K A.
-    let rules = Ruleset { ace_high: true, ..Ruleset::standard() };
     let hand = cards("QS KS AS 7H 7D 7C");
     let melds = [gin_rules::Meld::new(cards("QS KS AS"), true).unwrap()];
     let high = gin_rules::Showing::new(hand, &melds, CardSet::EMPTY).unwrap();
     let line = Answer::new(None, Action::BigGin, Some(&high)).to_line();
     assert_eq!(line, r#"{"type":"big_gin","melds":[["QS","KS","AS"]]}"#);
-    assert!(rules.ace_high);
 }
 
 /// Every message a host sends seat two over a game between random agents, as the host's own
@@ -255,7 +253,8 @@ fn fields_a_reader_does_not_know_are_ignored_at_every_depth() {
             value.to_string() + "\n"
         })
         .collect();
-    assert!(added.contains(r#""knock":null"#) || added.contains("added_later"));
+    // The field is in nested objects too (events, views, showings, rules), not only at the top.
+    assert!(added.matches("added_later").count() > 3 * plain.lines().count(), "{added}");
     let answers = served(&plain).unwrap();
     assert_eq!(answers.lines().count(), messages.iter().filter(|m| matches!(m, HostMessage::Decide { .. })).count());
     assert_eq!(served(&added).unwrap(), answers);

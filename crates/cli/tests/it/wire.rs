@@ -202,7 +202,8 @@ fn gin_bot_answers_the_fixture_as_it_did_and_ignores_fields_it_does_not_know() {
             value.to_string() + "\n"
         })
         .collect();
-    assert!(added.contains(r#""shown":{"added_later""#) || added.contains(r#""added_later""#));
+    // The field is in nested objects too (events, views, showings, rules), not only at the top.
+    assert!(added.matches("added_later").count() > 3 * host.lines().count());
     let run = gin(&["bot", "--agent", "expert"], &added);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.stdout == answers, "unknown fields changed gin bot's answers");
